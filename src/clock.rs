@@ -1,0 +1,121 @@
+//! Time: the current instant (fixed by `ENGRAM_NOW` for reproducible runs), parsing
+//! of the time values users type (RFC 3339, plain dates, relative durations) and the
+//! one format engram writes (RFC 3339, UTC, whole seconds, so files do not churn).
+
+use chrono::{DateTime, Duration, NaiveDate, SecondsFormat, Utc};
+
+use crate::error::{Error, Result};
+
+/// A point in time, always UTC.
+pub type Timestamp = DateTime<Utc>;
+
+/// The current time: `ENGRAM_NOW` if set (RFC 3339), else the system clock.
+pub fn now() -> Result<Timestamp> {
+    match std::env::var("ENGRAM_NOW") {
+        Ok(value) if !value.trim().is_empty() => parse_time(&value).map_err(|_| {
+            Error::Input(format!(
+                "ENGRAM_NOW='{value}' is not an RFC 3339 time; use e.g. 2026-11-20T09:12:44Z"
+            ))
+        }),
+        _ => Ok(truncate_to_seconds(Utc::now())),
+    }
+}
+
+fn truncate_to_seconds(t: Timestamp) -> Timestamp {
+    DateTime::from_timestamp(t.timestamp(), 0).unwrap_or(t)
+}
+
+/// Parses RFC 3339 (any offset, converted to UTC) or a plain `YYYY-MM-DD` date
+/// (midnight UTC), the two forms Obsidian's date properties use.
+pub fn parse_time(text: &str) -> std::result::Result<Timestamp, String> {
+    let text = text.trim();
+    if let Ok(t) = DateTime::parse_from_rfc3339(text) {
+        return Ok(t.with_timezone(&Utc));
+    }
+    // Obsidian writes date-times without an offset: take them as UTC.
+    if let Ok(t) = chrono::NaiveDateTime::parse_from_str(text, "%Y-%m-%dT%H:%M:%S") {
+        return Ok(t.and_utc());
+    }
+    if let Ok(t) = chrono::NaiveDateTime::parse_from_str(text, "%Y-%m-%dT%H:%M") {
+        return Ok(t.and_utc());
+    }
+    if let Ok(d) = NaiveDate::parse_from_str(text, "%Y-%m-%d") {
+        return Ok(d.and_hms_opt(0, 0, 0).expect("midnight exists").and_utc());
+    }
+    Err(format!(
+        "'{text}' is not a time; use RFC 3339 (2026-11-20T09:12:44Z) or a date (2026-11-20)"
+    ))
+}
+
+/// Formats a time the way engram writes it: `2026-11-20T09:12:44Z`.
+pub fn format_time(t: &Timestamp) -> String {
+    t.to_rfc3339_opts(SecondsFormat::Secs, true)
+}
+
+/// Parses a duration such as `30d`, `12h`, `45m`, `90s`, `2w` or `1y` (365 days).
+pub fn parse_duration(text: &str) -> std::result::Result<Duration, String> {
+    let text = text.trim();
+    let split = text
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(text.len());
+    let (digits, unit) = text.split_at(split);
+    let bad = || format!("'{text}' is not a duration; use a number and a unit: 30d, 12h, 45m, 90s, 2w, 1y");
+    let n: i64 = digits.parse().map_err(|_| bad())?;
+    let d = match unit {
+        "s" => Duration::try_seconds(n),
+        "m" | "min" => Duration::try_minutes(n),
+        "h" => Duration::try_hours(n),
+        "d" => Duration::try_days(n),
+        "w" => Duration::try_weeks(n),
+        "y" => Duration::try_days(n.saturating_mul(365)),
+        _ => None,
+    };
+    d.ok_or_else(bad)
+}
+
+/// Parses a time given on the command line: RFC 3339, a date, or a duration ago
+/// (`7d` means seven days before now).
+pub fn parse_time_arg(text: &str, now: Timestamp) -> std::result::Result<Timestamp, String> {
+    parse_time(text).or_else(|e| match parse_duration(text) {
+        Ok(d) => Ok(now - d),
+        Err(_) => Err(format!("{e}, or a duration ago (7d)")),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_rfc3339_with_offset_into_utc() {
+        let t = parse_time("2026-11-20T10:12:44+01:00").unwrap();
+        assert_eq!(format_time(&t), "2026-11-20T09:12:44Z");
+    }
+
+    #[test]
+    fn parses_plain_dates_and_obsidian_datetimes() {
+        assert_eq!(format_time(&parse_time("2026-11-20").unwrap()), "2026-11-20T00:00:00Z");
+        assert_eq!(
+            format_time(&parse_time("2026-11-20T08:30:00").unwrap()),
+            "2026-11-20T08:30:00Z"
+        );
+        assert!(parse_time("yesterday").is_err());
+    }
+
+    #[test]
+    fn parses_durations() {
+        assert_eq!(parse_duration("30d").unwrap(), Duration::days(30));
+        assert_eq!(parse_duration("12h").unwrap(), Duration::hours(12));
+        assert_eq!(parse_duration("2w").unwrap(), Duration::weeks(2));
+        assert!(parse_duration("30").is_err());
+        assert!(parse_duration("d").is_err());
+        assert!(parse_duration("3x").is_err());
+    }
+
+    #[test]
+    fn relative_time_args_count_back_from_now() {
+        let now = parse_time("2026-11-20T00:00:00Z").unwrap();
+        let t = parse_time_arg("2d", now).unwrap();
+        assert_eq!(format_time(&t), "2026-11-18T00:00:00Z");
+    }
+}

@@ -1,0 +1,255 @@
+//! Settings of a vault: defaults < `.engram/config.yaml` < `ENGRAM_*` environment
+//! variables < flags (flags are applied by the commands that take them).
+//!
+//! Unknown keys in the file are ignored so that a newer vault still opens; a value
+//! of the wrong type is an error that names the file and the key.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+
+/// All settings of a vault.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default)]
+pub struct Config {
+    pub embedder: EmbedderConfig,
+    pub llm: LlmConfig,
+    pub recall: RecallConfig,
+    pub working: WorkingConfig,
+    pub episodic: EpisodicConfig,
+    /// How long a command waits for another process's vault lock, in seconds.
+    pub lock_timeout_secs: f64,
+}
+
+/// Which embedder makes the vectors.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
+#[serde(default)]
+pub struct EmbedderConfig {
+    /// `none` or `openai` (any OpenAI-compatible `/v1/embeddings` endpoint).
+    /// Empty: `openai` when a URL is set, else `none`.
+    pub provider: String,
+    /// Base URL, e.g. `http://127.0.0.1:11434/v1` (`/embeddings` is appended).
+    pub url: String,
+    pub model: String,
+    pub api_key: String,
+    /// Texts sent per request.
+    pub batch_size: usize,
+    /// Request timeout in seconds.
+    pub timeout_secs: f64,
+}
+
+/// The chat model used by capture, consolidate and prune (none: the rule engine).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
+#[serde(default)]
+pub struct LlmConfig {
+    pub url: String,
+    pub model: String,
+    pub api_key: String,
+}
+
+/// How recall ranks.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default)]
+pub struct RecallConfig {
+    /// Results returned when `-k` is not given.
+    pub k: usize,
+    /// `hybrid`, `bm25` or `vector`.
+    pub mode: String,
+    /// `rrf` (reciprocal rank fusion) or `weighted` (min-max normalised scores).
+    pub fusion: String,
+    /// The k constant of reciprocal rank fusion.
+    pub rrf_k: f64,
+    /// Weight of BM25 in weighted fusion (cosine gets 1 minus this).
+    pub bm25_weight: f64,
+    /// Candidates taken from each retriever before fusion (at least k).
+    pub candidates: usize,
+    /// Half-life of the recency boost, in days.
+    pub recency_half_life_days: f64,
+    /// Share of the final score given to recency, importance and confidence
+    /// (the rest is the fused relevance).
+    pub recency_weight: f64,
+    pub importance_weight: f64,
+    pub confidence_weight: f64,
+}
+
+impl Default for RecallConfig {
+    fn default() -> Self {
+        RecallConfig {
+            k: 10,
+            mode: "hybrid".into(),
+            fusion: "rrf".into(),
+            rrf_k: 60.0,
+            bm25_weight: 0.5,
+            candidates: 50,
+            recency_half_life_days: 30.0,
+            recency_weight: 0.05,
+            importance_weight: 0.05,
+            confidence_weight: 0.05,
+        }
+    }
+}
+
+/// Working memory (per session).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default)]
+pub struct WorkingConfig {
+    pub capacity: usize,
+    pub pinned_slots: usize,
+    /// `power`, `exponential` or `none`.
+    pub decay: String,
+    /// Rate of exponential decay per turn.
+    pub decay_rate: f64,
+}
+
+impl Default for WorkingConfig {
+    fn default() -> Self {
+        WorkingConfig {
+            capacity: 7,
+            pinned_slots: 2,
+            decay: "power".into(),
+            decay_rate: 0.1,
+        }
+    }
+}
+
+/// Episodic memory (per scope).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default)]
+pub struct EpisodicConfig {
+    pub significance: f64,
+    pub cap: usize,
+}
+
+impl Default for EpisodicConfig {
+    fn default() -> Self {
+        EpisodicConfig {
+            significance: 0.6,
+            cap: 200,
+        }
+    }
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            embedder: EmbedderConfig {
+                batch_size: 64,
+                timeout_secs: 30.0,
+                ..EmbedderConfig::default()
+            },
+            llm: LlmConfig::default(),
+            recall: RecallConfig::default(),
+            working: WorkingConfig::default(),
+            episodic: EpisodicConfig::default(),
+            lock_timeout_secs: 10.0,
+        }
+    }
+}
+
+impl Config {
+    /// Loads the vault's config file (missing: defaults), then applies `ENGRAM_*`
+    /// environment variables.
+    pub fn load(path: &Path) -> Result<Config> {
+        let mut config = match std::fs::read_to_string(path) {
+            Ok(text) if text.trim().is_empty() => Config::default(),
+            Ok(text) => serde_yaml::from_str(&text).map_err(|e| Error::Config {
+                path: path.to_path_buf(),
+                message: e.to_string(),
+            })?,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Config::default(),
+            Err(e) => return Err(Error::io(path, e)),
+        };
+        config.apply_env(|name| std::env::var(name).ok().filter(|v| !v.is_empty()))?;
+        Ok(config)
+    }
+
+    /// Applies environment overrides, read through `get` (testable without the
+    /// process environment).
+    pub fn apply_env(&mut self, get: impl Fn(&str) -> Option<String>) -> Result<()> {
+        if let Some(v) = get("ENGRAM_EMBED_URL") {
+            self.embedder.url = v;
+            if self.embedder.provider.is_empty() || self.embedder.provider == "none" {
+                self.embedder.provider = "openai".into();
+            }
+        }
+        if let Some(v) = get("ENGRAM_EMBED_MODEL") {
+            self.embedder.model = v;
+        }
+        if let Some(v) = get("ENGRAM_EMBED_API_KEY") {
+            self.embedder.api_key = v;
+        }
+        if let Some(v) = get("ENGRAM_LLM_URL") {
+            self.llm.url = v;
+        }
+        if let Some(v) = get("ENGRAM_LLM_MODEL") {
+            self.llm.model = v;
+        }
+        if let Some(v) = get("ENGRAM_LLM_API_KEY") {
+            self.llm.api_key = v;
+        }
+        if let Some(v) = get("ENGRAM_LOCK_TIMEOUT") {
+            self.lock_timeout_secs = v.parse().map_err(|_| {
+                Error::Input(format!(
+                    "ENGRAM_LOCK_TIMEOUT='{v}' is not a number of seconds; use e.g. 10"
+                ))
+            })?;
+        }
+        Ok(())
+    }
+
+    /// The embedder provider in effect: `none` or `openai`.
+    pub fn embedder_provider(&self) -> &str {
+        match self.embedder.provider.as_str() {
+            "" if !self.embedder.url.is_empty() => "openai",
+            "" => "none",
+            other => other,
+        }
+    }
+
+    /// The text `engram init` writes: every setting with its default and a comment.
+    pub fn default_file_text() -> String {
+        let body = serde_yaml::to_string(&Config::default()).expect("config renders");
+        format!(
+            "# engram vault settings. Every key is optional; these are the defaults.\n\
+             # Environment variables ENGRAM_EMBED_URL / _MODEL / _API_KEY, ENGRAM_LLM_URL /\n\
+             # _MODEL / _API_KEY and ENGRAM_LOCK_TIMEOUT override this file.\n{body}"
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_render_and_parse_back() {
+        let text = Config::default_file_text();
+        let parsed: Config = serde_yaml::from_str(&text).unwrap();
+        assert_eq!(parsed, Config::default());
+    }
+
+    #[test]
+    fn env_overrides_the_file() {
+        let mut c: Config = serde_yaml::from_str("embedder:\n  model: a\nrecall:\n  k: 3\n").unwrap();
+        assert_eq!(c.recall.k, 3);
+        assert_eq!(c.recall.mode, "hybrid", "missing keys keep defaults");
+        assert_eq!(c.embedder_provider(), "none");
+        c.apply_env(|k| match k {
+            "ENGRAM_EMBED_URL" => Some("http://127.0.0.1:9/v1".into()),
+            "ENGRAM_EMBED_MODEL" => Some("b".into()),
+            _ => None,
+        })
+        .unwrap();
+        assert_eq!(c.embedder.model, "b");
+        assert_eq!(c.embedder_provider(), "openai");
+    }
+
+    #[test]
+    fn bad_lock_timeout_is_a_clear_error() {
+        let mut c = Config::default();
+        let e = c.apply_env(|k| (k == "ENGRAM_LOCK_TIMEOUT").then(|| "soon".into())).unwrap_err();
+        assert!(e.to_string().contains("ENGRAM_LOCK_TIMEOUT"));
+    }
+}

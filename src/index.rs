@@ -1,0 +1,637 @@
+//! The full-text index: a disposable tantivy cache of the vault's records.
+//!
+//! This module owns the schema (every field is declared in [`Fields`]), the
+//! English analyzer, and every query: text search with BM25 and the exact
+//! filters of `recall` (scope, kind, subject, category, tags, status and time),
+//! which run inside the index query rather than by reading files. The index is
+//! keyed by the record's vault-relative path: an update deletes the path term and
+//! adds the new document. It holds everything `recall` prints, so a recall never
+//! opens a record file.
+
+use std::collections::HashMap;
+use std::ops::Bound;
+use std::path::Path;
+
+use tantivy::collector::{Count, DocSetCollector, TopDocs};
+use tantivy::query::{AllQuery, BooleanQuery, Occur, Query, RangeQuery, TermQuery};
+use tantivy::schema::{
+    FAST, Field, INDEXED, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing, TextOptions,
+    Value,
+};
+use tantivy::tokenizer::{
+    AsciiFoldingFilter, Language, LowerCaser, RemoveLongFilter, SimpleTokenizer, Stemmer,
+    StopWordFilter, TextAnalyzer,
+};
+use tantivy::{DocAddress, Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term};
+
+use crate::clock::{Timestamp, format_time};
+use crate::error::{Error, Result};
+use crate::record::{Kind, Record, Status};
+
+/// Bumped whenever the schema or analyzer changes; a mismatch forces a rebuild.
+pub const SCHEMA_VERSION: u32 = 1;
+
+const ANALYZER: &str = "engram_en";
+
+/// A short English stoplist (179 words). Measured on LoCoMo, it helps BM25; a
+/// longer one (318 words) hurt recall.
+const STOPWORDS: &[&str] = &[
+    "i", "me", "my", "myself", "we", "our", "ours", "ourselves", "you", "your", "yours",
+    "yourself", "yourselves", "he", "him", "his", "himself", "she", "her", "hers", "herself",
+    "it", "its", "itself", "they", "them", "their", "theirs", "themselves", "what", "which",
+    "who", "whom", "this", "that", "these", "those", "am", "is", "are", "was", "were", "be",
+    "been", "being", "have", "has", "had", "having", "do", "does", "did", "doing", "a", "an",
+    "the", "and", "but", "if", "or", "because", "as", "until", "while", "of", "at", "by",
+    "for", "with", "about", "against", "between", "into", "through", "during", "before",
+    "after", "above", "below", "to", "from", "up", "down", "in", "out", "on", "off", "over",
+    "under", "again", "further", "then", "once", "here", "there", "when", "where", "why",
+    "how", "all", "any", "both", "each", "few", "more", "most", "other", "some", "such", "no",
+    "nor", "not", "only", "own", "same", "so", "than", "too", "very", "s", "t", "can", "will",
+    "just", "don", "should", "now", "d", "ll", "m", "o", "re", "ve", "y", "ain", "aren",
+    "couldn", "didn", "doesn", "hadn", "hasn", "haven", "isn", "ma", "mightn", "mustn",
+    "needn", "shan", "shouldn", "wasn", "weren", "won", "wouldn",
+];
+
+/// Every field of the schema.
+#[derive(Debug, Clone, Copy)]
+pub struct Fields {
+    pub path: Field,
+    pub id: Field,
+    pub vkey: Field,
+    pub content: Field,
+    pub kind: Field,
+    pub status: Field,
+    pub user: Field,
+    pub agent: Field,
+    pub session: Field,
+    pub subject: Field,
+    pub category: Field,
+    pub tags: Field,
+    pub meta: Field,
+    pub created: Field,
+    pub updated: Field,
+    pub valid_from: Field,
+    pub valid_to: Field,
+    pub expires: Field,
+    pub importance: Field,
+    pub confidence: Field,
+    pub supersedes: Field,
+    pub superseded_by: Field,
+}
+
+fn build_schema() -> (Schema, Fields) {
+    let mut b = Schema::builder();
+    let text = TextOptions::default().set_stored().set_indexing_options(
+        TextFieldIndexing::default()
+            .set_tokenizer(ANALYZER)
+            .set_index_option(IndexRecordOption::WithFreqsAndPositions),
+    );
+    let exact = STRING | STORED;
+    let time = INDEXED | FAST | STORED;
+    let fields = Fields {
+        path: b.add_text_field("path", exact.clone()),
+        id: b.add_text_field("id", exact.clone()),
+        vkey: b.add_u64_field("vkey", INDEXED | FAST),
+        content: b.add_text_field("content", text),
+        kind: b.add_text_field("kind", exact.clone()),
+        status: b.add_text_field("status", exact.clone()),
+        user: b.add_text_field("user", exact.clone()),
+        agent: b.add_text_field("agent", exact.clone()),
+        session: b.add_text_field("session", exact.clone()),
+        subject: b.add_text_field("subject", exact.clone()),
+        category: b.add_text_field("category", exact.clone()),
+        tags: b.add_text_field("tags", exact.clone()),
+        meta: b.add_text_field("meta", STORED),
+        created: b.add_i64_field("created", time.clone()),
+        updated: b.add_i64_field("updated", STORED),
+        valid_from: b.add_i64_field("valid_from", time.clone()),
+        valid_to: b.add_i64_field("valid_to", time.clone()),
+        expires: b.add_i64_field("expires", time),
+        importance: b.add_f64_field("importance", FAST | STORED),
+        confidence: b.add_f64_field("confidence", FAST | STORED),
+        supersedes: b.add_text_field("supersedes", STORED),
+        superseded_by: b.add_text_field("superseded_by", STORED),
+    };
+    (b.build(), fields)
+}
+
+fn analyzer() -> TextAnalyzer {
+    TextAnalyzer::builder(SimpleTokenizer::default())
+        .filter(RemoveLongFilter::limit(40))
+        .filter(LowerCaser)
+        .filter(AsciiFoldingFilter)
+        .filter(StopWordFilter::remove(STOPWORDS.iter().map(|s| s.to_string())))
+        .filter(Stemmer::new(Language::English))
+        .build()
+}
+
+/// The key that joins a record to its row in the vector file.
+pub fn vector_key(id: &str) -> u64 {
+    use sha2::{Digest, Sha256};
+    let d = Sha256::digest(id.as_bytes());
+    u64::from_le_bytes(d[..8].try_into().expect("8 bytes"))
+}
+
+/// What the index stores of a record: everything recall prints.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IndexedDoc {
+    pub path: String,
+    pub id: String,
+    pub kind: String,
+    pub content: String,
+    pub status: String,
+    pub created: Timestamp,
+    pub updated: Option<Timestamp>,
+    pub user: Option<String>,
+    pub agent: Option<String>,
+    pub session: Option<String>,
+    pub subject: Option<String>,
+    pub category: Option<String>,
+    pub tags: Vec<String>,
+    pub meta: Option<serde_json::Map<String, serde_json::Value>>,
+    pub importance: Option<f64>,
+    pub confidence: Option<f64>,
+    pub valid_to: Option<Timestamp>,
+    pub expires: Option<Timestamp>,
+    pub supersedes: Option<String>,
+    pub superseded_by: Option<String>,
+}
+
+/// Which records a query may return. Every part runs inside the index query.
+#[derive(Debug, Clone, Default)]
+pub struct Filter {
+    pub kinds: Vec<Kind>,
+    pub user: Option<String>,
+    pub agent: Option<String>,
+    pub session: Option<String>,
+    pub subject: Option<String>,
+    pub category: Option<String>,
+    /// Every tag listed must be present.
+    pub tags: Vec<String>,
+    /// Created at or after.
+    pub since: Option<Timestamp>,
+    /// Created at or before.
+    pub until: Option<Timestamp>,
+    pub validity: Validity,
+}
+
+/// Which records count as current.
+#[derive(Debug, Clone, Copy, Default)]
+pub enum Validity {
+    /// Every record, whatever its status or time.
+    #[default]
+    Any,
+    /// Active, not expired and not ended at this time.
+    CurrentAt(Timestamp),
+    /// Valid at this time by `valid_from`/`valid_to`/`expires`, whatever the status
+    /// now (what `--as-of` shows: a superseded value was valid back then).
+    AsOf(Timestamp),
+}
+
+/// The tantivy index of one vault.
+pub struct TextIndex {
+    index: Index,
+    reader: IndexReader,
+    fields: Fields,
+}
+
+impl TextIndex {
+    /// Opens the index in `dir`, creating it when missing.
+    pub fn open(dir: &Path) -> Result<TextIndex> {
+        let (schema, fields) = build_schema();
+        std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+        let index = if dir.join("meta.json").exists() {
+            let index = Index::open_in_dir(dir)?;
+            if index.schema() != schema {
+                return Err(Error::Index("the index was made by another engram version".into()));
+            }
+            index
+        } else {
+            Index::create_in_dir(dir, schema)?
+        };
+        index.tokenizers().register(ANALYZER, analyzer());
+        let reader = index
+            .reader_builder()
+            .reload_policy(ReloadPolicy::Manual)
+            .try_into()?;
+        Ok(TextIndex {
+            index,
+            reader,
+            fields,
+        })
+    }
+
+    pub fn fields(&self) -> &Fields {
+        &self.fields
+    }
+
+    /// The index's commit counter (to tell whether a state file matches it).
+    pub fn opstamp(&self) -> Result<u64> {
+        Ok(self.index.load_metas()?.opstamp)
+    }
+
+    /// A writer for one command's changes (single-threaded: records are small).
+    pub fn writer(&self) -> Result<IndexWriter> {
+        Ok(self.index.writer_with_num_threads(1, 50_000_000)?)
+    }
+
+    /// Makes the latest commit visible to this process's searches.
+    pub fn reload(&self) -> Result<()> {
+        Ok(self.reader.reload()?)
+    }
+
+    /// Adds or replaces the document of the record at `rel`.
+    pub fn upsert(&self, writer: &IndexWriter, rel: &str, record: &Record) -> Result<()> {
+        writer.delete_term(Term::from_field_text(self.fields.path, rel));
+        writer.add_document(self.document(rel, record))?;
+        Ok(())
+    }
+
+    /// Removes the document of the record at `rel`.
+    pub fn remove(&self, writer: &IndexWriter, rel: &str) {
+        writer.delete_term(Term::from_field_text(self.fields.path, rel));
+    }
+
+    fn document(&self, rel: &str, r: &Record) -> TantivyDocument {
+        let f = &self.fields;
+        let mut doc = TantivyDocument::default();
+        doc.add_text(f.path, rel);
+        doc.add_text(f.id, &r.id);
+        doc.add_u64(f.vkey, vector_key(&r.id));
+        doc.add_text(f.content, r.content());
+        doc.add_text(f.kind, r.kind.as_str());
+        doc.add_text(f.status, r.status.as_str());
+        let optional = [
+            (f.user, &r.user),
+            (f.agent, &r.agent),
+            (f.session, &r.session),
+            (f.subject, &r.subject),
+            (f.category, &r.category),
+            (f.supersedes, &r.supersedes),
+            (f.superseded_by, &r.superseded_by),
+        ];
+        for (field, value) in optional {
+            if let Some(v) = value {
+                doc.add_text(field, v);
+            }
+        }
+        for tag in &r.tags {
+            doc.add_text(f.tags, tag);
+        }
+        if !r.meta.is_empty() {
+            doc.add_text(f.meta, serde_json::to_string(&r.meta).expect("strings serialise"));
+        }
+        doc.add_i64(f.created, r.created.timestamp());
+        if let Some(u) = r.updated {
+            doc.add_i64(f.updated, u.timestamp());
+        }
+        // Missing bounds are stored as open ends so range filters need no special case.
+        doc.add_i64(f.valid_from, r.valid_from.unwrap_or(r.created).timestamp());
+        doc.add_i64(f.valid_to, r.valid_to.map_or(i64::MAX, |t| t.timestamp()));
+        doc.add_i64(f.expires, r.expires.map_or(i64::MAX, |t| t.timestamp()));
+        if let Some(v) = r.importance {
+            doc.add_f64(f.importance, v);
+        }
+        if let Some(v) = r.confidence {
+            doc.add_f64(f.confidence, v);
+        }
+        doc
+    }
+
+    /// The analyzed terms of a text (lowercased, folded, stopwords out, stemmed).
+    pub fn analyze(&self, text: &str) -> Vec<String> {
+        let mut analyzer = analyzer();
+        let mut stream = analyzer.token_stream(text);
+        let mut terms = Vec::new();
+        while let Some(token) = stream.next() {
+            if !terms.contains(&token.text) {
+                terms.push(token.text.clone());
+            }
+        }
+        terms
+    }
+
+    /// The filter as a tantivy query (`AllQuery` when it filters nothing).
+    pub fn filter_query(&self, filter: &Filter) -> Box<dyn Query> {
+        let f = &self.fields;
+        let mut must: Vec<Box<dyn Query>> = Vec::new();
+        let term = |field: Field, value: &str| -> Box<dyn Query> {
+            Box::new(TermQuery::new(
+                Term::from_field_text(field, value),
+                IndexRecordOption::Basic,
+            ))
+        };
+        if !filter.kinds.is_empty() {
+            let any: Vec<(Occur, Box<dyn Query>)> = filter
+                .kinds
+                .iter()
+                .map(|k| (Occur::Should, term(f.kind, k.as_str())))
+                .collect();
+            must.push(Box::new(BooleanQuery::new(any)));
+        }
+        let exact = [
+            (f.user, &filter.user),
+            (f.agent, &filter.agent),
+            (f.session, &filter.session),
+            (f.subject, &filter.subject),
+            (f.category, &filter.category),
+        ];
+        for (field, value) in exact {
+            if let Some(v) = value {
+                must.push(term(field, v));
+            }
+        }
+        for tag in &filter.tags {
+            must.push(term(f.tags, tag.trim_start_matches('#')));
+        }
+        let range = |field: Field, lo: Bound<i64>, hi: Bound<i64>| -> Box<dyn Query> {
+            let t = |v: i64| Term::from_field_i64(field, v);
+            Box::new(RangeQuery::new(lo.map(t), hi.map(t)))
+        };
+        if filter.since.is_some() || filter.until.is_some() {
+            let lo = filter.since.map_or(Bound::Unbounded, |t| Bound::Included(t.timestamp()));
+            let hi = filter.until.map_or(Bound::Unbounded, |t| Bound::Included(t.timestamp()));
+            must.push(range(f.created, lo, hi));
+        }
+        match filter.validity {
+            Validity::Any => {}
+            Validity::CurrentAt(now) => {
+                let now = now.timestamp();
+                must.push(term(f.status, Status::Active.as_str()));
+                must.push(range(f.expires, Bound::Excluded(now), Bound::Unbounded));
+                must.push(range(f.valid_to, Bound::Excluded(now), Bound::Unbounded));
+            }
+            Validity::AsOf(at) => {
+                let at = at.timestamp();
+                must.push(range(f.created, Bound::Unbounded, Bound::Included(at)));
+                must.push(range(f.valid_from, Bound::Unbounded, Bound::Included(at)));
+                must.push(range(f.valid_to, Bound::Excluded(at), Bound::Unbounded));
+                must.push(range(f.expires, Bound::Excluded(at), Bound::Unbounded));
+            }
+        }
+        match must.len() {
+            0 => Box::new(AllQuery),
+            _ => Box::new(BooleanQuery::new(
+                must.into_iter().map(|q| (Occur::Must, q)).collect(),
+            )),
+        }
+    }
+
+    /// BM25 search: documents matching any analyzed term of `text` and the filter,
+    /// best first. Empty when the text has no searchable term.
+    pub fn search(&self, text: &str, filter: &Filter, limit: usize) -> Result<Vec<(f32, DocAddress)>> {
+        let terms = self.analyze(text);
+        if terms.is_empty() || limit == 0 {
+            return Ok(Vec::new());
+        }
+        let should: Vec<(Occur, Box<dyn Query>)> = terms
+            .iter()
+            .map(|t| {
+                let q: Box<dyn Query> = Box::new(TermQuery::new(
+                    Term::from_field_text(self.fields.content, t),
+                    IndexRecordOption::WithFreqs,
+                ));
+                (Occur::Should, q)
+            })
+            .collect();
+        let query = BooleanQuery::new(vec![
+            (Occur::Must, Box::new(BooleanQuery::new(should)) as Box<dyn Query>),
+            (Occur::Must, self.filter_query(filter)),
+        ]);
+        let searcher = self.reader.searcher();
+        Ok(searcher.search(&query, &TopDocs::with_limit(limit).order_by_score())?)
+    }
+
+    /// The newest documents matching the filter (by `created`, newest first).
+    pub fn newest(&self, filter: &Filter, limit: usize) -> Result<Vec<DocAddress>> {
+        if limit == 0 {
+            return Ok(Vec::new());
+        }
+        let searcher = self.reader.searcher();
+        let top = TopDocs::with_limit(limit)
+            .order_by_fast_field::<i64>("created", tantivy::Order::Desc);
+        let hits = searcher.search(&self.filter_query(filter), &top)?;
+        Ok(hits.into_iter().map(|(_, addr)| addr).collect())
+    }
+
+    /// The vector keys of every document matching the filter, with their address.
+    pub fn vector_keys(&self, filter: &Filter) -> Result<HashMap<u64, DocAddress>> {
+        let searcher = self.reader.searcher();
+        let docs = searcher.search(&self.filter_query(filter), &DocSetCollector)?;
+        let mut columns = HashMap::new();
+        let mut keys = HashMap::with_capacity(docs.len());
+        for addr in docs {
+            let column = match columns.entry(addr.segment_ord) {
+                std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+                std::collections::hash_map::Entry::Vacant(e) => e.insert(
+                    searcher
+                        .segment_reader(addr.segment_ord)
+                        .fast_fields()
+                        .u64("vkey")?,
+                ),
+            };
+            if let Some(key) = column.first(addr.doc_id) {
+                keys.insert(key, addr);
+            }
+        }
+        Ok(keys)
+    }
+
+    /// How many documents match the filter.
+    pub fn count(&self, filter: &Filter) -> Result<usize> {
+        Ok(self.reader.searcher().search(&self.filter_query(filter), &Count)?)
+    }
+
+    /// All live documents.
+    pub fn num_docs(&self) -> u64 {
+        self.reader.searcher().num_docs()
+    }
+
+    /// Addresses of the documents whose id is `id`, or starts with it when
+    /// `prefix` is set (at most `limit`).
+    pub fn find_id(&self, id: &str, prefix: bool, limit: usize) -> Result<Vec<DocAddress>> {
+        let searcher = self.reader.searcher();
+        let field = self.fields.id;
+        let query: Box<dyn Query> = if prefix {
+            let lo = Term::from_field_text(field, id);
+            // Every id with this prefix sorts below prefix + U+10FFFF.
+            let hi = Term::from_field_text(field, &format!("{id}\u{10FFFF}"));
+            Box::new(RangeQuery::new(Bound::Included(lo), Bound::Excluded(hi)))
+        } else {
+            Box::new(TermQuery::new(
+                Term::from_field_text(field, id),
+                IndexRecordOption::Basic,
+            ))
+        };
+        let docs = searcher.search(&query, &TopDocs::with_limit(limit).order_by_score())?;
+        Ok(docs.into_iter().map(|(_, a)| a).collect())
+    }
+
+    /// The document at `rel`, if indexed.
+    pub fn find_path(&self, rel: &str) -> Result<Option<DocAddress>> {
+        let searcher = self.reader.searcher();
+        let q = TermQuery::new(
+            Term::from_field_text(self.fields.path, rel),
+            IndexRecordOption::Basic,
+        );
+        Ok(searcher
+            .search(&q, &TopDocs::with_limit(1).order_by_score())?
+            .into_iter()
+            .next()
+            .map(|(_, a)| a))
+    }
+
+    /// The stored fields of one document.
+    pub fn fetch(&self, addr: DocAddress) -> Result<IndexedDoc> {
+        let doc: TantivyDocument = self.reader.searcher().doc(addr)?;
+        let f = &self.fields;
+        let text = |field: Field| doc.get_first(field).and_then(|v| v.as_str()).map(str::to_string);
+        let time = |field: Field| {
+            doc.get_first(field)
+                .and_then(|v| v.as_i64())
+                .filter(|v| *v != i64::MAX)
+                .and_then(|v| chrono::DateTime::from_timestamp(v, 0))
+        };
+        let number = |field: Field| doc.get_first(field).and_then(|v| v.as_f64());
+        Ok(IndexedDoc {
+            path: text(f.path).unwrap_or_default(),
+            id: text(f.id).unwrap_or_default(),
+            kind: text(f.kind).unwrap_or_default(),
+            content: text(f.content).unwrap_or_default(),
+            status: text(f.status).unwrap_or_default(),
+            created: time(f.created).unwrap_or_default(),
+            updated: time(f.updated),
+            user: text(f.user),
+            agent: text(f.agent),
+            session: text(f.session),
+            subject: text(f.subject),
+            category: text(f.category),
+            tags: doc
+                .get_all(f.tags)
+                .filter_map(|v| v.as_str().map(str::to_string))
+                .collect(),
+            meta: text(f.meta).and_then(|m| serde_json::from_str(&m).ok()),
+            importance: number(f.importance),
+            confidence: number(f.confidence),
+            valid_to: time(f.valid_to),
+            expires: time(f.expires),
+            supersedes: text(f.supersedes),
+            superseded_by: text(f.superseded_by),
+        })
+    }
+}
+
+impl IndexedDoc {
+    /// Whether the record is current at `now` (active, not expired, not ended).
+    pub fn is_current_at(&self, now: Timestamp) -> bool {
+        self.status == Status::Active.as_str()
+            && self.expires.is_none_or(|e| e > now)
+            && self.valid_to.is_none_or(|e| e > now)
+    }
+
+    /// The created time as engram writes it.
+    pub fn created_text(&self) -> String {
+        format_time(&self.created)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clock::parse_time;
+
+    fn rec(id: &str, content: &str, user: Option<&str>) -> Record {
+        let mut r = Record::new(id.into(), Kind::Semantic, parse_time("2026-11-01T00:00:00Z").unwrap(), content);
+        r.user = user.map(str::to_string);
+        r
+    }
+
+    fn index_with(records: &[(&str, Record)]) -> (tempfile::TempDir, TextIndex) {
+        let dir = tempfile::tempdir().unwrap();
+        let index = TextIndex::open(dir.path()).unwrap();
+        let mut w = index.writer().unwrap();
+        for (rel, r) in records {
+            index.upsert(&w, rel, r).unwrap();
+        }
+        w.commit().unwrap();
+        index.reload().unwrap();
+        (dir, index)
+    }
+
+    #[test]
+    fn analyzer_stems_and_drops_stopwords() {
+        let (_d, index) = index_with(&[]);
+        assert_eq!(index.analyze("What does the user eat? Eating apples!"), vec!["user", "eat", "appl"]);
+        assert_eq!(index.analyze("Café"), vec!["cafe"]);
+    }
+
+    #[test]
+    fn search_applies_scope_filters_inside_the_query() {
+        let (_d, index) = index_with(&[
+            ("a.md", rec("a", "Likes green tea", Some("alice"))),
+            ("b.md", rec("b", "Likes black tea", Some("bob"))),
+        ]);
+        let filter = Filter { user: Some("alice".into()), ..Filter::default() };
+        let hits = index.search("tea", &filter, 10).unwrap();
+        assert_eq!(hits.len(), 1);
+        assert_eq!(index.fetch(hits[0].1).unwrap().id, "a");
+        assert_eq!(index.search("tea", &Filter::default(), 10).unwrap().len(), 2);
+    }
+
+    #[test]
+    fn upsert_replaces_by_path_and_remove_deletes() {
+        let (_d, index) = index_with(&[("a.md", rec("a", "old words", None))]);
+        let mut w = index.writer().unwrap();
+        index.upsert(&w, "a.md", &rec("a", "new words", None)).unwrap();
+        w.commit().unwrap();
+        index.reload().unwrap();
+        assert!(index.search("old", &Filter::default(), 10).unwrap().is_empty());
+        assert_eq!(index.search("new", &Filter::default(), 10).unwrap().len(), 1);
+        index.remove(&w, "a.md");
+        w.commit().unwrap();
+        index.reload().unwrap();
+        assert_eq!(index.num_docs(), 0);
+    }
+
+    #[test]
+    fn validity_filters_status_expiry_and_history() {
+        let t = |s: &str| parse_time(s).unwrap();
+        let mut old = rec("old", "Lives in Berlin", None);
+        old.status = Status::Superseded;
+        old.valid_to = Some(t("2026-11-10T00:00:00Z"));
+        let new = {
+            let mut r = rec("new", "Lives in Lisbon", None);
+            r.created = t("2026-11-10T00:00:00Z");
+            r
+        };
+        let mut expired = rec("exp", "Lives in a tent", None);
+        expired.expires = Some(t("2026-11-05T00:00:00Z"));
+        let (_d, index) = index_with(&[("o.md", old), ("n.md", new), ("e.md", expired)]);
+        let ids = |v: Validity| {
+            let filter = Filter { validity: v, ..Filter::default() };
+            let mut ids: Vec<String> = index
+                .search("lives", &filter, 10)
+                .unwrap()
+                .into_iter()
+                .map(|(_, a)| index.fetch(a).unwrap().id)
+                .collect();
+            ids.sort();
+            ids
+        };
+        assert_eq!(ids(Validity::CurrentAt(t("2026-11-20T00:00:00Z"))), vec!["new"]);
+        assert_eq!(ids(Validity::AsOf(t("2026-11-03T00:00:00Z"))), vec!["exp", "old"]);
+        assert_eq!(ids(Validity::Any), vec!["exp", "new", "old"]);
+    }
+
+    #[test]
+    fn ids_are_found_exactly_and_by_prefix() {
+        let (_d, index) = index_with(&[
+            ("a.md", rec("01abc", "x", None)),
+            ("b.md", rec("01abd", "y", None)),
+        ]);
+        assert_eq!(index.find_id("01abc", false, 5).unwrap().len(), 1);
+        assert_eq!(index.find_id("01ab", true, 5).unwrap().len(), 2);
+        assert_eq!(index.find_id("01abd", true, 5).unwrap().len(), 1);
+        assert!(index.find_id("zz", true, 5).unwrap().is_empty());
+    }
+}

@@ -1,0 +1,14 @@
+//! engram: memory for AI agents as plain markdown files, found again with a
+//! tantivy index and a sidecar vector file.
+//!
+//! Layers, top to bottom: `cli` (flags, printing, exit codes) → use cases
+//! (`capture`, `recall`, `sync`, `doctor`, `forget`) → storage (`vault`, `index`,
+//! `vectors`) and models (`embed`) → `record`.
+
+pub mod clock;
+pub mod config;
+pub mod error;
+pub mod index;
+pub mod naming;
+pub mod record;
+pub mod vault;

@@ -1,0 +1,489 @@
+//! The vault: a folder of markdown records plus `.engram/` for derived state.
+//!
+//! This module owns where a vault is, its layout, its lock, and every read and
+//! write of a record file. Invariants:
+//! - writes are atomic (temporary file in the same folder, fsync, rename);
+//! - a new record never replaces an existing file; a rewrite only happens when the
+//!   file still holds exactly the bytes engram read;
+//! - no path derived from user input leaves the vault root;
+//! - dot folders (`.engram/`, `.git/`, `.obsidian/`, `.trash/`) are never records.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::Write;
+use std::path::{Component, Path, PathBuf};
+use std::time::{Duration, Instant, UNIX_EPOCH};
+
+use sha2::{Digest, Sha256};
+
+use crate::clock::Timestamp;
+use crate::config::Config;
+use crate::error::{Error, Result};
+use crate::naming;
+use crate::record::{Fallbacks, Record};
+
+/// The lines `engram init` puts in `.gitignore`.
+const GITIGNORE: &str = "# engram: derived files, rebuilt by `engram reindex`\n.engram/*\n!.engram/config.yaml\n";
+
+/// An open vault.
+#[derive(Debug, Clone)]
+pub struct Vault {
+    root: PathBuf,
+    config: Config,
+}
+
+/// Size, modification time and content hash of a file as engram last saw it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct FileStamp {
+    pub size: u64,
+    /// Modification time in nanoseconds since the Unix epoch.
+    pub mtime_ns: i64,
+    /// Hex SHA-256 (first 16 bytes) of the file's bytes.
+    pub hash: String,
+}
+
+/// A markdown file found by walking the vault (no content read).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FoundFile {
+    /// Vault-relative path with `/` separators.
+    pub rel: String,
+    pub size: u64,
+    pub mtime_ns: i64,
+}
+
+/// A record read from its file, with the stamp of the bytes it came from.
+#[derive(Debug, Clone)]
+pub struct LoadedRecord {
+    pub rel: String,
+    pub record: Record,
+    pub stamp: FileStamp,
+}
+
+/// Holds the vault lock until dropped.
+#[derive(Debug)]
+pub struct VaultLock {
+    _file: File,
+}
+
+/// Where the vault comes from, in the order the SPEC gives.
+pub fn locate(explicit: Option<&Path>) -> Result<PathBuf> {
+    if let Some(dir) = explicit {
+        return Ok(absolute(dir));
+    }
+    if let Some(dir) = std::env::var_os("ENGRAM_VAULT").filter(|v| !v.is_empty()) {
+        return Ok(absolute(Path::new(&dir)));
+    }
+    if let Ok(cwd) = std::env::current_dir() {
+        for dir in cwd.ancestors() {
+            if dir.join(".engram").is_dir() {
+                return Ok(dir.to_path_buf());
+            }
+        }
+    }
+    default_vault_dir()
+}
+
+/// The per-user default vault: `$XDG_DATA_HOME/engram/vault`, else
+/// `~/.local/share/engram/vault`.
+pub fn default_vault_dir() -> Result<PathBuf> {
+    let data = std::env::var_os("XDG_DATA_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")));
+    match data {
+        Some(d) => Ok(d.join("engram").join("vault")),
+        None => Err(Error::VaultNotFound {
+            path: PathBuf::from("~/.local/share/engram/vault"),
+            reason: "neither HOME nor XDG_DATA_HOME is set; pass --vault DIR or set ENGRAM_VAULT".into(),
+        }),
+    }
+}
+
+fn absolute(dir: &Path) -> PathBuf {
+    std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf())
+}
+
+impl Vault {
+    /// Opens the vault at `root`. With `create`, a missing folder is created and a
+    /// folder without `.engram/` becomes a vault; without it, the folder must exist.
+    pub fn open(root: PathBuf, create: bool) -> Result<Vault> {
+        if !root.is_dir() {
+            if !create {
+                return Err(Error::VaultNotFound {
+                    path: root,
+                    reason: "the folder does not exist; run `engram init DIR` or capture something to create it".into(),
+                });
+            }
+            fs::create_dir_all(&root).map_err(|e| Error::io(&root, e))?;
+        }
+        let root = fs::canonicalize(&root).map_err(|e| Error::io(&root, e))?;
+        let engram_dir = root.join(".engram");
+        if !engram_dir.is_dir() {
+            Vault::init_dir(&root)?;
+        }
+        let config = Config::load(&engram_dir.join("config.yaml"))?;
+        Ok(Vault { root, config })
+    }
+
+    /// Creates `.engram/config.yaml` and `.gitignore` if missing; keeps what exists.
+    pub fn init_dir(root: &Path) -> Result<()> {
+        let engram_dir = root.join(".engram");
+        fs::create_dir_all(&engram_dir).map_err(|e| Error::io(&engram_dir, e))?;
+        let config = engram_dir.join("config.yaml");
+        if !config.exists() {
+            write_atomic(&config, Config::default_file_text().as_bytes())?;
+        }
+        let gitignore = root.join(".gitignore");
+        match fs::read_to_string(&gitignore) {
+            Ok(text) if text.lines().any(|l| l.trim() == ".engram/*") => {}
+            Ok(text) => {
+                let sep = if text.is_empty() || text.ends_with('\n') { "" } else { "\n" };
+                write_atomic(&gitignore, format!("{text}{sep}{GITIGNORE}").as_bytes())?;
+            }
+            Err(_) => write_atomic(&gitignore, GITIGNORE.as_bytes())?,
+        }
+        Ok(())
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// `.engram/`.
+    pub fn engram_dir(&self) -> PathBuf {
+        self.root.join(".engram")
+    }
+
+    /// The tantivy index folder.
+    pub fn index_dir(&self) -> PathBuf {
+        self.engram_dir().join("index")
+    }
+
+    /// The sidecar vector file.
+    pub fn vectors_path(&self) -> PathBuf {
+        self.engram_dir().join("vectors.bin")
+    }
+
+    /// The sync state file (what the index holds, per file).
+    pub fn state_path(&self) -> PathBuf {
+        self.engram_dir().join("state.json")
+    }
+
+    /// The absolute path of a vault-relative path.
+    pub fn abs(&self, rel: &str) -> PathBuf {
+        self.root.join(rel)
+    }
+
+    /// Takes the vault lock, waiting up to the configured timeout.
+    pub fn lock(&self) -> Result<VaultLock> {
+        let path = self.engram_dir().join("lock");
+        let file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(|e| Error::io(&path, e))?;
+        let timeout = Duration::from_secs_f64(self.config.lock_timeout_secs.max(0.0));
+        let start = Instant::now();
+        loop {
+            match file.try_lock() {
+                Ok(()) => return Ok(VaultLock { _file: file }),
+                Err(fs::TryLockError::WouldBlock) => {
+                    if start.elapsed() >= timeout {
+                        return Err(Error::Locked {
+                            path: self.root.clone(),
+                            waited_ms: start.elapsed().as_millis() as u64,
+                        });
+                    }
+                    std::thread::sleep(Duration::from_millis(15));
+                }
+                Err(fs::TryLockError::Error(e)) => return Err(Error::io(&path, e)),
+            }
+        }
+    }
+
+    /// Every markdown file of the vault, outside dot folders, sorted by path.
+    /// Unreadable entries are skipped (and `doctor` reports them).
+    pub fn walk(&self) -> Vec<FoundFile> {
+        let mut found = Vec::new();
+        let walker = walkdir::WalkDir::new(&self.root)
+            .follow_links(false)
+            .into_iter()
+            .filter_entry(|e| e.depth() == 0 || !e.file_name().to_string_lossy().starts_with('.'));
+        for entry in walker.flatten() {
+            if !entry.file_type().is_file() {
+                continue;
+            }
+            let path = entry.path();
+            if path.extension().is_none_or(|e| !e.eq_ignore_ascii_case("md")) {
+                continue;
+            }
+            let Ok(meta) = entry.metadata() else { continue };
+            let Some(rel) = self.rel_of(path) else { continue };
+            found.push(FoundFile {
+                rel,
+                size: meta.len(),
+                mtime_ns: mtime_ns(&meta),
+            });
+        }
+        found.sort_by(|a, b| a.rel.cmp(&b.rel));
+        found
+    }
+
+    fn rel_of(&self, path: &Path) -> Option<String> {
+        let rel = path.strip_prefix(&self.root).ok()?;
+        let parts: Vec<String> = rel
+            .components()
+            .map(|c| c.as_os_str().to_str().map(str::to_string))
+            .collect::<Option<_>>()?;
+        Some(parts.join("/"))
+    }
+
+    /// Resolves a path a user typed (absolute, or relative to the vault) to a
+    /// vault-relative path, refusing anything outside the vault.
+    pub fn resolve_user_path(&self, input: &str) -> Result<String> {
+        let candidate = Path::new(input);
+        let joined = if candidate.is_absolute() {
+            candidate.to_path_buf()
+        } else {
+            self.root.join(candidate)
+        };
+        let escapes = || Error::Input(format!("'{input}' is outside the vault {}", self.root.display()));
+        let real = fs::canonicalize(&joined).map_err(|_| Error::NotFound(input.to_string()))?;
+        if !real.starts_with(&self.root) {
+            return Err(escapes());
+        }
+        let rel = self.rel_of(&real).ok_or_else(escapes)?;
+        if Path::new(&rel).components().any(|c| !matches!(c, Component::Normal(_))) {
+            return Err(escapes());
+        }
+        Ok(rel)
+    }
+
+    /// Reads and parses one record file.
+    pub fn read(&self, rel: &str) -> Result<LoadedRecord> {
+        let path = self.abs(rel);
+        let bytes = fs::read(&path).map_err(|e| Error::io(&path, e))?;
+        let meta = fs::metadata(&path).map_err(|e| Error::io(&path, e))?;
+        let stamp = FileStamp {
+            size: bytes.len() as u64,
+            mtime_ns: mtime_ns(&meta),
+            hash: content_hash(&bytes),
+        };
+        let record = self.parse_bytes(rel, &bytes, stamp.mtime_ns)?;
+        Ok(LoadedRecord {
+            rel: rel.to_string(),
+            record,
+            stamp,
+        })
+    }
+
+    /// Parses a record file's bytes; the error names the file and line.
+    pub fn parse_bytes(&self, rel: &str, bytes: &[u8], mtime_ns: i64) -> Result<Record> {
+        let path = self.abs(rel);
+        let text = std::str::from_utf8(bytes).map_err(|e| Error::Parse {
+            path: path.clone(),
+            line: 1 + bytes[..e.valid_up_to()].iter().filter(|b| **b == b'\n').count(),
+            message: "not valid UTF-8 text".into(),
+        })?;
+        let fallbacks = Fallbacks {
+            id: naming::derived_id(rel),
+            kind: naming::kind_from_path(rel),
+            created: timestamp_of_ns(mtime_ns),
+        };
+        Record::parse(text, &fallbacks).map_err(|e| Error::Parse {
+            path,
+            line: e.line,
+            message: e.message,
+        })
+    }
+
+    /// Writes a new record file; never replaces an existing file (on a name clash
+    /// a counter is added). Returns the relative path written and its stamp.
+    pub fn write_new(&self, rel: &str, text: &str) -> Result<(String, FileStamp)> {
+        let mut rel = rel.to_string();
+        let mut n = 1;
+        loop {
+            let path = self.abs(&rel);
+            if let Some(dir) = path.parent() {
+                fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+            }
+            match persist_new(&path, text.as_bytes()) {
+                Ok(stamp) => return Ok((rel, stamp)),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                    n += 1;
+                    let stem = rel.trim_end_matches(".md");
+                    let stem = stem.rsplit_once("~").map_or(stem, |(s, _)| s).to_string();
+                    rel = format!("{stem}~{n}.md");
+                }
+                Err(e) => return Err(Error::io(path, e)),
+            }
+        }
+    }
+
+    /// Rewrites a record file, only if it still holds the bytes stamped in
+    /// `expected`. Writing the same bytes again is skipped.
+    pub fn rewrite(&self, rel: &str, text: &str, expected: &FileStamp) -> Result<FileStamp> {
+        let path = self.abs(rel);
+        let current = fs::read(&path).map_err(|e| Error::io(&path, e))?;
+        if content_hash(&current) != expected.hash {
+            return Err(Error::ChangedOnDisk { path });
+        }
+        if current == text.as_bytes() {
+            return stamp_of(&path, &current);
+        }
+        write_atomic(&path, text.as_bytes())?;
+        stamp_of(&path, text.as_bytes())
+    }
+
+    /// Deletes a record file, only if it still holds the bytes stamped in `expected`.
+    pub fn delete(&self, rel: &str, expected: &FileStamp) -> Result<()> {
+        let path = self.abs(rel);
+        let current = fs::read(&path).map_err(|e| Error::io(&path, e))?;
+        if content_hash(&current) != expected.hash {
+            return Err(Error::ChangedOnDisk { path });
+        }
+        fs::remove_file(&path).map_err(|e| Error::io(&path, e))?;
+        // Leave no empty folders behind that engram made (best effort).
+        if let Some(dir) = path.parent() {
+            if dir != self.root {
+                let _ = fs::remove_dir(dir);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Hex of the first 16 bytes of the SHA-256 of `bytes`.
+pub fn content_hash(bytes: &[u8]) -> String {
+    let digest = Sha256::digest(bytes);
+    digest[..16].iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// A file's modification time in nanoseconds since the epoch.
+pub fn mtime_ns(meta: &fs::Metadata) -> i64 {
+    meta.modified()
+        .ok()
+        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_nanos() as i64)
+}
+
+fn timestamp_of_ns(ns: i64) -> Timestamp {
+    chrono::DateTime::from_timestamp(ns / 1_000_000_000, 0).unwrap_or_default()
+}
+
+fn stamp_of(path: &Path, bytes: &[u8]) -> Result<FileStamp> {
+    let meta = fs::metadata(path).map_err(|e| Error::io(path, e))?;
+    Ok(FileStamp {
+        size: bytes.len() as u64,
+        mtime_ns: mtime_ns(&meta),
+        hash: content_hash(bytes),
+    })
+}
+
+fn temp_in(path: &Path) -> std::io::Result<tempfile::NamedTempFile> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    tempfile::Builder::new().prefix(".engram-tmp-").tempfile_in(dir)
+}
+
+/// Atomically writes `bytes` to `path` (replacing it): temporary file in the same
+/// folder, write, fsync, rename. The temporary file is removed on error.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    let io = |e| Error::io(path, e);
+    let mut tmp = temp_in(path).map_err(io)?;
+    tmp.write_all(bytes).map_err(io)?;
+    tmp.as_file().sync_all().map_err(io)?;
+    tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
+    Ok(())
+}
+
+/// Atomically creates `path` with `bytes`; fails with `AlreadyExists` if it exists.
+fn persist_new(path: &Path, bytes: &[u8]) -> std::io::Result<FileStamp> {
+    let mut tmp = temp_in(path)?;
+    tmp.write_all(bytes)?;
+    tmp.as_file().sync_all()?;
+    tmp.persist_noclobber(path).map_err(|e| e.error)?;
+    let meta = fs::metadata(path)?;
+    Ok(FileStamp {
+        size: bytes.len() as u64,
+        mtime_ns: mtime_ns(&meta),
+        hash: content_hash(bytes),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vault() -> (tempfile::TempDir, Vault) {
+        let dir = tempfile::tempdir().unwrap();
+        let v = Vault::open(dir.path().to_path_buf(), true).unwrap();
+        (dir, v)
+    }
+
+    #[test]
+    fn opening_makes_a_vault_with_config_and_gitignore() {
+        let (_d, v) = vault();
+        assert!(v.engram_dir().join("config.yaml").is_file());
+        let gi = fs::read_to_string(v.root().join(".gitignore")).unwrap();
+        assert!(gi.contains(".engram/*"));
+    }
+
+    #[test]
+    fn walk_skips_dot_folders_and_non_markdown() {
+        let (_d, v) = vault();
+        for p in ["a.md", "x/b.md", ".obsidian/c.md", ".git/d.md", "e.txt", "x/.trash/f.md"] {
+            let path = v.abs(p);
+            fs::create_dir_all(path.parent().unwrap()).unwrap();
+            fs::write(path, "hi").unwrap();
+        }
+        let rels: Vec<String> = v.walk().into_iter().map(|f| f.rel).collect();
+        assert_eq!(rels, vec!["a.md", "x/b.md"]);
+    }
+
+    #[test]
+    fn write_new_never_clobbers() {
+        let (_d, v) = vault();
+        let (a, _) = v.write_new("semantic/user/x.md", "one").unwrap();
+        let (b, _) = v.write_new("semantic/user/x.md", "two").unwrap();
+        assert_ne!(a, b);
+        assert_eq!(fs::read_to_string(v.abs(&a)).unwrap(), "one");
+        assert_eq!(fs::read_to_string(v.abs(&b)).unwrap(), "two");
+    }
+
+    #[test]
+    fn rewrite_refuses_a_file_changed_since_read() {
+        let (_d, v) = vault();
+        let (rel, stamp) = v.write_new("a.md", "one").unwrap();
+        fs::write(v.abs(&rel), "edited by hand").unwrap();
+        let err = v.rewrite(&rel, "two", &stamp).unwrap_err();
+        assert!(matches!(err, Error::ChangedOnDisk { .. }));
+        assert_eq!(fs::read_to_string(v.abs(&rel)).unwrap(), "edited by hand");
+    }
+
+    #[test]
+    fn user_paths_cannot_escape() {
+        let (d, v) = vault();
+        fs::write(v.abs("a.md"), "x").unwrap();
+        assert_eq!(v.resolve_user_path("a.md").unwrap(), "a.md");
+        let outside = d.path().parent().unwrap().join("outside.md");
+        fs::write(&outside, "x").unwrap();
+        assert!(v.resolve_user_path("../outside.md").is_err());
+        assert!(v.resolve_user_path(outside.to_str().unwrap()).is_err());
+        let _ = fs::remove_file(outside);
+    }
+
+    #[test]
+    fn lock_is_exclusive_and_times_out() {
+        let (_d, mut v) = vault();
+        v.config.lock_timeout_secs = 0.05;
+        let held = v.lock().unwrap();
+        // A second open file description conflicts even within one process.
+        assert!(matches!(v.lock(), Err(Error::Locked { .. })));
+        drop(held);
+        assert!(v.lock().is_ok());
+    }
+}
