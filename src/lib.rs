@@ -12,3 +12,7 @@ pub mod index;
 pub mod naming;
 pub mod record;
 pub mod vault;
+pub mod embed;
+pub mod vectors;
+pub mod store;
+pub mod sync;
