@@ -168,6 +168,8 @@ pub struct Filter {
     pub category: Option<String>,
     /// Every tag listed must be present.
     pub tags: Vec<String>,
+    /// Only records with this status.
+    pub status: Option<Status>,
     /// Created at or after.
     pub since: Option<Timestamp>,
     /// Created at or before.
@@ -340,6 +342,9 @@ impl TextIndex {
             if let Some(v) = value {
                 must.push(term(field, v));
             }
+        }
+        if let Some(status) = filter.status {
+            must.push(term(f.status, status.as_str()));
         }
         for tag in &filter.tags {
             must.push(term(f.tags, tag.trim_start_matches('#')));

@@ -158,6 +158,11 @@ impl Store {
         (self.state.files.len(), broken)
     }
 
+    /// What the state remembers of every file.
+    pub fn known_files(&self) -> &BTreeMap<String, FileEntry> {
+        &self.state.files
+    }
+
     /// Every file that failed to parse, as remembered.
     pub fn broken_files(&self) -> Vec<BrokenFile> {
         self.state

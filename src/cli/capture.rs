@@ -1,0 +1,200 @@
+//! `engram capture` (alias `remember`).
+
+use std::io::{IsTerminal, Read};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, ValueEnum};
+use serde_json::json;
+
+use super::{Context, KindArg};
+use crate::capture::{self, CaptureDefaults, CaptureItem};
+use crate::clock::{self, Timestamp};
+use crate::error::Error;
+use crate::store::Store;
+
+#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum InputFormat {
+    /// Prose.
+    Text,
+    /// A JSON array of {role, content} messages (the OpenAI shape).
+    Chat,
+    /// One JSON record per line: {"content", "kind"?, "subject"?, ...}.
+    Jsonl,
+}
+
+#[derive(Debug, Args)]
+pub struct CaptureArgs {
+    /// What to remember (joined by spaces); else --file, else standard input.
+    pub text: Vec<String>,
+    /// Read the input from FILE (`-` for standard input).
+    #[arg(long, value_name = "FILE")]
+    pub file: Option<PathBuf>,
+    /// How to read the input.
+    #[arg(long, value_enum, default_value_t = InputFormat::Text)]
+    pub input: InputFormat,
+    #[arg(long)]
+    pub user: Option<String>,
+    #[arg(long)]
+    pub agent: Option<String>,
+    #[arg(long)]
+    pub session: Option<String>,
+    /// The tier to write to (raw capture: episodic unless told).
+    #[arg(long, value_enum)]
+    pub kind: Option<KindArg>,
+    #[arg(long)]
+    pub subject: Option<String>,
+    /// 0 to 1.
+    #[arg(long)]
+    pub importance: Option<f64>,
+    /// Comma-separated tags.
+    #[arg(long, value_name = "A,B")]
+    pub tags: Option<String>,
+    /// Expire after this long (30d, 12h, 2w).
+    #[arg(long, value_name = "DURATION")]
+    pub ttl: Option<String>,
+    /// Store as given: no extraction, one record per input or JSONL line.
+    #[arg(long)]
+    pub raw: bool,
+    /// Plan only: print what would be written, write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Say why each mutation happens.
+    #[arg(long)]
+    pub explain: bool,
+    /// Characters kept of each assistant message with --input chat.
+    #[arg(long, default_value_t = 500, value_name = "N")]
+    pub assistant_chars: usize,
+}
+
+pub fn run(ctx: &Context, args: CaptureArgs, now: Timestamp) -> anyhow::Result<ExitCode> {
+    let defaults = defaults(&args)?;
+    if !args.raw {
+        return Err(Error::Input(
+            "capture without --raw extracts facts with the rule engine or an LLM, which this \
+             build does not have yet; add --raw to store the input as given"
+                .into(),
+        )
+        .into());
+    }
+    let input = read_input(&args)?;
+    let items = match args.input {
+        InputFormat::Jsonl => capture::parse_jsonl(&input)?,
+        InputFormat::Chat => chat_items(&input, args.assistant_chars)?,
+        InputFormat::Text => {
+            if input.trim().is_empty() {
+                return Err(Error::Input("nothing to capture: the input is empty".into()).into());
+            }
+            vec![CaptureItem { content: input.trim().to_string(), ..CaptureItem::default() }]
+        }
+    };
+    let vault = ctx.open_vault_for_write()?;
+    let mut store = Store::open(vault, None)?;
+    let lock = store.vault().lock()?;
+    let progress = ctx.out.progress();
+    let report = store.sync_locked(&lock, &progress)?;
+    ctx.out.sync_warnings(&report);
+    let (mutations, warnings) =
+        capture::capture_raw(&mut store, &lock, &items, &defaults, now, args.dry_run, &progress)?;
+    drop(lock);
+    for w in &warnings {
+        ctx.out.warn(w);
+    }
+    if ctx.out.json {
+        let mut list = serde_json::to_value(&mutations)?;
+        if !args.explain {
+            for m in list.as_array_mut().into_iter().flatten() {
+                m.as_object_mut().map(|o| o.remove("reason"));
+            }
+        }
+        ctx.out.json(&json!({ "mutations": list, "dry_run": args.dry_run }));
+    } else if !ctx.out.quiet || args.dry_run {
+        let prefix = if args.dry_run { "would " } else { "" };
+        let mut text = String::new();
+        for m in &mutations {
+            text.push_str(&format!("{prefix}{:<6} {:<10} {}  {}\n", m.op, m.kind, m.id, m.path));
+            if args.explain {
+                if let Some(r) = &m.reason {
+                    text.push_str(&format!("       because: {r}\n"));
+                }
+            }
+        }
+        ctx.out.print(&text);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn defaults(args: &CaptureArgs) -> Result<CaptureDefaults, Error> {
+    if let Some(i) = args.importance {
+        if !(0.0..=1.0).contains(&i) {
+            return Err(Error::Input(format!("--importance {i}: give a number from 0 to 1")));
+        }
+    }
+    let ttl = args
+        .ttl
+        .as_deref()
+        .map(|t| clock::parse_duration(t).map_err(|e| Error::Input(format!("--ttl: {e}"))))
+        .transpose()?;
+    Ok(CaptureDefaults {
+        kind: args.kind.map(Into::into),
+        subject: args.subject.clone(),
+        user: args.user.clone(),
+        agent: args.agent.clone(),
+        session: args.session.clone(),
+        importance: args.importance,
+        tags: args.tags.as_deref().map(capture::split_tags).unwrap_or_default(),
+        ttl,
+    })
+}
+
+fn read_input(args: &CaptureArgs) -> Result<String, Error> {
+    if !args.text.is_empty() {
+        if args.file.is_some() {
+            return Err(Error::Input("give TEXT or --file, not both".into()));
+        }
+        return Ok(args.text.join(" "));
+    }
+    let from_stdin = |what: &str| -> Result<String, Error> {
+        let mut s = String::new();
+        std::io::stdin()
+            .read_to_string(&mut s)
+            .map_err(|e| Error::Input(format!("could not read {what}: {e}")))?;
+        Ok(s)
+    };
+    match &args.file {
+        Some(p) if p.as_os_str() == "-" => from_stdin("standard input"),
+        Some(p) => std::fs::read_to_string(p).map_err(|e| Error::Input(format!("--file {}: {e}", p.display()))),
+        None if std::io::stdin().is_terminal() => Err(Error::Input(
+            "nothing to capture: give TEXT, --file FILE, or pipe the input on standard input".into(),
+        )),
+        None => from_stdin("standard input"),
+    }
+}
+
+/// Raw chat input: one record per message, the user's in full and the
+/// assistant's cut to `assistant_chars`.
+fn chat_items(input: &str, assistant_chars: usize) -> Result<Vec<CaptureItem>, Error> {
+    let bad = |why: &str| Error::Input(format!("--input chat: {why}; expected a JSON array of {{\"role\", \"content\"}} messages"));
+    let value: serde_json::Value = serde_json::from_str(input).map_err(|e| bad(&e.to_string()))?;
+    let messages = value.as_array().ok_or_else(|| bad("not an array"))?;
+    let mut items = Vec::new();
+    for (i, m) in messages.iter().enumerate() {
+        let role = m.get("role").and_then(|r| r.as_str()).ok_or_else(|| bad(&format!("message {} has no role", i + 1)))?;
+        let content = m.get("content").and_then(|c| c.as_str()).ok_or_else(|| bad(&format!("message {} has no text content", i + 1)))?;
+        let content = match role {
+            "user" => content.trim().to_string(),
+            "assistant" => content.trim().chars().take(assistant_chars).collect(),
+            _ => continue,
+        };
+        if content.is_empty() {
+            continue;
+        }
+        let mut item = CaptureItem { content, ..CaptureItem::default() };
+        item.meta.insert("role".into(), role.to_string());
+        items.push(item);
+    }
+    if items.is_empty() {
+        return Err(bad("no user or assistant message with text"));
+    }
+    Ok(items)
+}

@@ -1,0 +1,44 @@
+//! `engram list`: records by filter, newest first.
+
+use std::process::ExitCode;
+
+use clap::Args;
+use serde_json::json;
+
+use super::output::{doc_json, one_line};
+use super::{Context, FilterArgs};
+use crate::clock::Timestamp;
+
+#[derive(Debug, Args)]
+pub struct ListArgs {
+    #[command(flatten)]
+    pub filter: FilterArgs,
+    /// At most N records (default: all).
+    #[arg(short = 'k', long = "limit", value_name = "N")]
+    pub limit: Option<usize>,
+}
+
+pub fn run(ctx: &Context, args: ListArgs, now: Timestamp) -> anyhow::Result<ExitCode> {
+    let filter = args.filter.to_filter(now)?;
+    let store = ctx.open_synced()?;
+    let index = store.index();
+    let limit = args.limit.unwrap_or_else(|| index.count(&filter).unwrap_or(0));
+    let mut docs = Vec::new();
+    for addr in index.newest(&filter, limit)? {
+        docs.push(index.fetch(addr)?);
+    }
+    if ctx.out.json {
+        let results: Vec<_> = docs.iter().map(|d| doc_json(d, None, None)).collect();
+        ctx.out.json(&json!({ "results": results }));
+    } else {
+        let text: String = docs
+            .iter()
+            .map(|d| {
+                let status = if d.status == "active" { String::new() } else { format!(" [{}]", d.status) };
+                format!("{}  {:<10} {}{status}  {}\n", d.id, d.kind, &d.created_text()[..10], one_line(&d.content, 80))
+            })
+            .collect();
+        ctx.out.print(&text);
+    }
+    Ok(ExitCode::SUCCESS)
+}

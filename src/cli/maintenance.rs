@@ -1,0 +1,137 @@
+//! `engram stats`, `engram reindex` and `engram sync`.
+
+use std::process::ExitCode;
+
+use serde_json::{Map, Value, json};
+
+use super::Context;
+use crate::clock::Timestamp;
+use crate::index::{Filter, Validity};
+use crate::record::{Kind, Status};
+use crate::store::Store;
+use crate::vectors::VectorFile;
+
+pub fn run_stats(ctx: &Context, now: Timestamp) -> anyhow::Result<ExitCode> {
+    let store = ctx.open_synced()?;
+    let index = store.index();
+    let mut by_kind = Map::new();
+    for kind in Kind::ALL {
+        let filter = Filter { kinds: vec![kind], ..Filter::default() };
+        by_kind.insert(kind.to_string(), json!(index.count(&filter)?));
+    }
+    let mut by_status = Map::new();
+    for status in Status::ALL {
+        let filter = Filter { status: Some(status), ..Filter::default() };
+        by_status.insert(status.to_string(), json!(index.count(&filter)?));
+    }
+    let current = index.count(&Filter { validity: Validity::CurrentAt(now), ..Filter::default() })?;
+    let (files, broken) = store.file_counts();
+    let records = index.num_docs();
+    let vectors = match (store.embedder(), VectorFile::open(&store.vault().vectors_path())) {
+        (None, _) => json!({ "embedder": null, "rows": 0 }),
+        (Some(e), Ok(Some(f))) => json!({
+            "embedder": e.name(),
+            "rows": f.len(),
+            "dim": f.header().dim,
+            "in_sync": f.header().embedder == e.name() && f.len() as u64 >= records,
+        }),
+        (Some(e), _) => json!({ "embedder": e.name(), "rows": 0, "in_sync": records == 0 }),
+    };
+    let stats = json!({
+        "vault": store.vault().root(),
+        "records": records,
+        "current": current,
+        "kinds": Value::Object(by_kind),
+        "statuses": Value::Object(by_status),
+        "broken": broken,
+        "index": { "documents": records, "files": files, "in_sync": records as usize == files - broken },
+        "vectors": vectors,
+    });
+    if ctx.out.json {
+        ctx.out.json(&stats);
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut text = format!("vault    {}\n", store.vault().root().display());
+    text.push_str(&format!("records  {records} ({current} current)\n"));
+    for kind in Kind::ALL {
+        text.push_str(&format!("  {:<11} {}\n", kind.as_str(), stats["kinds"][kind.as_str()]));
+    }
+    for status in Status::ALL {
+        text.push_str(&format!("  {:<11} {}\n", status.as_str(), stats["statuses"][status.as_str()]));
+    }
+    text.push_str(&format!("broken   {broken} (see `engram doctor`)\n"));
+    match store.embedder() {
+        Some(e) => text.push_str(&format!("vectors  {} rows by {}\n", stats["vectors"]["rows"], e.name())),
+        None => text.push_str("vectors  none (no embedder configured: recall uses BM25)\n"),
+    }
+    ctx.out.print(&text);
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn run_reindex(ctx: &Context) -> anyhow::Result<ExitCode> {
+    let vault = ctx.open_vault()?;
+    let lock = vault.lock()?;
+    let mut store = Store::open_empty(vault, &lock)?;
+    let report = store.sync_locked(&lock, &ctx.out.progress())?;
+    ctx.out.sync_warnings(&report);
+    let (files, broken) = store.file_counts();
+    let records = store.index().num_docs();
+    if ctx.out.json {
+        ctx.out.json(&json!({
+            "records": records,
+            "broken": broken,
+            "embedded": report.embedded,
+            "files": files,
+        }));
+    } else if !ctx.out.quiet {
+        ctx.out.line(&format!(
+            "reindexed {records} records ({broken} broken files skipped, {} embedded)",
+            report.embedded
+        ));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn run_sync(ctx: &Context) -> anyhow::Result<ExitCode> {
+    let vault = ctx.open_vault()?;
+    let mut store = Store::open(vault, None)?;
+    let lock = store.vault().lock()?;
+    let report = store.sync_locked(&lock, &ctx.out.progress())?;
+    if ctx.out.json {
+        ctx.out.json(&serde_json::to_value(&report)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    for b in &report.broken {
+        ctx.out.warn(&format!("skipped {}:{}: {}", b.path, b.line, b.message));
+    }
+    for w in &report.warnings {
+        ctx.out.warn(w);
+    }
+    if !ctx.out.quiet {
+        ctx.out.line(&format!(
+            "{} added, {} updated, {} removed, {} renamed, {} broken, {} unchanged, {} embedded",
+            report.added.len(),
+            report.updated.len(),
+            report.removed.len(),
+            report.renamed.len(),
+            report.broken.len(),
+            report.unchanged,
+            report.embedded
+        ));
+        if ctx.out.verbose > 0 {
+            for p in &report.added {
+                ctx.out.line(&format!("  added   {p}"));
+            }
+            for p in &report.updated {
+                ctx.out.line(&format!("  updated {p}"));
+            }
+            for p in &report.removed {
+                ctx.out.line(&format!("  removed {p}"));
+            }
+            for r in &report.renamed {
+                ctx.out.line(&format!("  renamed {} -> {}", r.from, r.to));
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,195 @@
+//! `engram recall [QUERY]`.
+
+use std::collections::HashSet;
+use std::process::ExitCode;
+
+use clap::{Args, ValueEnum};
+use serde_json::json;
+
+use super::output::{doc_json, one_line};
+use super::{Context, FilterArgs};
+use crate::clock::{Timestamp, format_time};
+use crate::error::Error;
+use crate::recall::{self, Hit, Mode, RecallRequest};
+
+#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum Format {
+    Text,
+    Json,
+    /// A prompt block: facts, then working memory, then recent episodes.
+    Context,
+    /// One absolute file path per line.
+    Paths,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum ModeArg {
+    Hybrid,
+    Bm25,
+    Vector,
+}
+
+#[derive(Debug, Args)]
+pub struct RecallArgs {
+    /// What to look for (joined by spaces); none lists by salience and recency.
+    pub query: Vec<String>,
+    /// How many results (default 10, or recall.k in the config).
+    #[arg(short = 'k', long = "limit", value_name = "N")]
+    pub k: Option<usize>,
+    #[command(flatten)]
+    pub filter: FilterArgs,
+    /// Retrievers to use (default hybrid: BM25 alone until an embedder is set).
+    #[arg(long, value_enum)]
+    pub mode: Option<ModeArg>,
+    /// Output form (--json is the same as --format json).
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Show the parts of each score.
+    #[arg(long)]
+    pub explain: bool,
+}
+
+pub fn run(ctx: &Context, args: RecallArgs, now: Timestamp) -> anyhow::Result<ExitCode> {
+    let filter = args.filter.to_filter(now)?;
+    let store = ctx.open_synced()?;
+    let cfg = &store.vault().config().recall;
+    let mode = match args.mode {
+        Some(ModeArg::Hybrid) => Mode::Hybrid,
+        Some(ModeArg::Bm25) => Mode::Bm25,
+        Some(ModeArg::Vector) => Mode::Vector,
+        None => cfg.mode.parse().map_err(|e: String| Error::Config {
+            path: store.vault().engram_dir().join("config.yaml"),
+            message: format!("recall.mode: {e}"),
+        })?,
+    };
+    let query = args.query.join(" ");
+    let request = RecallRequest {
+        query: Some(query).filter(|q| !q.trim().is_empty()),
+        filter,
+        k: args.k.unwrap_or(cfg.k),
+        mode,
+        now,
+    };
+    let outcome = recall::recall(&store, &request)?;
+    for w in &outcome.warnings {
+        ctx.out.warn(w);
+    }
+    let format = if ctx.out.json { Format::Json } else { args.format };
+    match format {
+        Format::Json => {
+            let results: Vec<_> = outcome
+                .hits
+                .iter()
+                .map(|h| doc_json(&h.doc, Some(h.score), args.explain.then_some(&h.parts)))
+                .collect();
+            ctx.out.json(&json!({ "results": results }));
+        }
+        Format::Paths => {
+            let text: String = outcome
+                .hits
+                .iter()
+                .map(|h| format!("{}\n", store.vault().abs(&h.doc.path).display()))
+                .collect();
+            ctx.out.print(&text);
+        }
+        Format::Context => ctx.out.print(&context_block(&outcome.hits)),
+        Format::Text => {
+            let mut text = String::new();
+            for h in &outcome.hits {
+                text.push_str(&format!("{:.3}  {}\n", h.score, one_line(&h.doc.content, 100)));
+                text.push_str(&format!("       {} {} {}\n", h.doc.kind, h.doc.id, h.doc.path));
+                if args.explain {
+                    text.push_str(&format!("       {}\n", explain_line(h)));
+                }
+            }
+            if outcome.hits.is_empty() && !ctx.out.quiet {
+                eprintln!("engram: no memories match");
+            }
+            ctx.out.print(&text);
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn explain_line(h: &Hit) -> String {
+    let p = &h.parts;
+    let opt = |v: Option<f32>, r: Option<usize>| match (v, r) {
+        (Some(v), Some(r)) => format!("{v:.3} (#{r})"),
+        _ => "-".into(),
+    };
+    format!(
+        "bm25 {} · cosine {} · {} relevance {:.3} · recency {:.3} · importance {:.2} · confidence {:.2} → {:.3}",
+        opt(p.bm25, p.bm25_rank),
+        opt(p.cosine, p.vector_rank),
+        p.fusion,
+        p.relevance,
+        p.recency,
+        p.importance,
+        p.confidence,
+        h.score
+    )
+}
+
+/// The prompt block of `--format context`: semantic facts first (grouped by
+/// subject when there are several), then working memory, then recent episodes;
+/// a content that appears in an earlier section is not repeated.
+pub fn context_block(hits: &[Hit]) -> String {
+    let mut seen: HashSet<String> = HashSet::new();
+    let mut fresh = |content: &str| {
+        let key: String = content.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase();
+        seen.insert(key)
+    };
+    fn of_kind<'a>(hits: &'a [Hit], kinds: &'a [&str]) -> impl Iterator<Item = &'a Hit> {
+        hits.iter().filter(move |h| kinds.contains(&h.doc.kind.as_str()))
+    }
+    let mut out = String::new();
+    let facts: Vec<&Hit> = of_kind(hits, &["semantic", "procedural"]).filter(|h| fresh(&h.doc.content)).collect();
+    if !facts.is_empty() {
+        let mut subjects: Vec<&str> = facts.iter().map(|h| h.doc.subject.as_deref().unwrap_or("")).collect();
+        subjects.dedup();
+        let mut unique = subjects.clone();
+        unique.sort();
+        unique.dedup();
+        out.push_str("## Facts\n");
+        if unique.len() <= 1 {
+            for h in &facts {
+                out.push_str(&format!("- {}\n", flat(&h.doc.content)));
+            }
+        } else {
+            let mut order: Vec<&str> = Vec::new();
+            for s in subjects {
+                if !order.contains(&s) {
+                    order.push(s);
+                }
+            }
+            for subject in order {
+                let label = if subject.is_empty() { "general" } else { subject };
+                out.push_str(&format!("### {label}\n"));
+                for h in facts.iter().filter(|h| h.doc.subject.as_deref().unwrap_or("") == subject) {
+                    out.push_str(&format!("- {}\n", flat(&h.doc.content)));
+                }
+            }
+        }
+    }
+    let working: Vec<&Hit> = of_kind(hits, &["working"]).filter(|h| fresh(&h.doc.content)).collect();
+    if !working.is_empty() {
+        out.push_str("## Working memory\n");
+        for h in working {
+            out.push_str(&format!("- {}\n", flat(&h.doc.content)));
+        }
+    }
+    let mut episodes: Vec<&Hit> = of_kind(hits, &["episodic"]).filter(|h| fresh(&h.doc.content)).collect();
+    episodes.sort_by(|a, b| b.doc.created.cmp(&a.doc.created));
+    if !episodes.is_empty() {
+        out.push_str("## Recent episodes\n");
+        for h in episodes {
+            let day = &format_time(&h.doc.created)[..10];
+            out.push_str(&format!("- [{day}] {}\n", flat(&h.doc.content)));
+        }
+    }
+    out
+}
+
+fn flat(content: &str) -> String {
+    content.split_whitespace().collect::<Vec<_>>().join(" ")
+}

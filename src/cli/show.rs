@@ -1,0 +1,116 @@
+//! `engram show ID` and `engram forget ID [--hard]`.
+
+use std::process::ExitCode;
+
+use clap::Args;
+use serde_json::{Value, json};
+
+use super::Context;
+use crate::clock::{Timestamp, format_time};
+use crate::forget;
+use crate::store::NoProgress;
+
+#[derive(Debug, Args)]
+pub struct ShowArgs {
+    /// A record id, a unique id prefix, or a path in the vault.
+    pub id: String,
+}
+
+#[derive(Debug, Args)]
+pub struct ForgetArgs {
+    /// A record id, a unique id prefix, or a path in the vault.
+    pub id: String,
+    /// Delete the file instead of marking it invalidated.
+    #[arg(long)]
+    pub hard: bool,
+}
+
+pub fn run_show(ctx: &Context, args: ShowArgs) -> anyhow::Result<ExitCode> {
+    let store = ctx.open_synced()?;
+    let doc = store.resolve(&args.id)?;
+    let loaded = store.vault().read(&doc.path)?;
+    if !ctx.out.json {
+        let text = std::fs::read_to_string(store.vault().abs(&loaded.rel))?;
+        ctx.out.print(&text);
+        return Ok(ExitCode::SUCCESS);
+    }
+    let r = &loaded.record;
+    let mut v = json!({
+        "id": r.id,
+        "path": loaded.rel,
+        "kind": r.kind.as_str(),
+        "content": r.content(),
+        "status": r.status.as_str(),
+        "created": format_time(&r.created),
+    });
+    let obj = v.as_object_mut().expect("object");
+    let strings = [
+        ("subject", &r.subject),
+        ("category", &r.category),
+        ("durability", &r.durability),
+        ("user", &r.user),
+        ("agent", &r.agent),
+        ("session", &r.session),
+        ("supersedes", &r.supersedes),
+        ("superseded_by", &r.superseded_by),
+    ];
+    for (k, val) in strings {
+        if let Some(val) = val {
+            obj.insert(k.into(), json!(val));
+        }
+    }
+    let times = [
+        ("updated", &r.updated),
+        ("last_reinforced", &r.last_reinforced),
+        ("valid_from", &r.valid_from),
+        ("valid_to", &r.valid_to),
+        ("expires", &r.expires),
+    ];
+    for (k, val) in times {
+        if let Some(t) = val {
+            obj.insert(k.into(), json!(format_time(t)));
+        }
+    }
+    if let Some(x) = r.importance {
+        obj.insert("importance".into(), json!(x));
+    }
+    if let Some(x) = r.confidence {
+        obj.insert("confidence".into(), json!(x));
+    }
+    if let Some(x) = r.reinforced {
+        obj.insert("reinforced".into(), json!(x));
+    }
+    if let Some(x) = r.pinned {
+        obj.insert("pinned".into(), json!(x));
+    }
+    if !r.sources.is_empty() {
+        obj.insert("sources".into(), json!(r.sources));
+    }
+    if !r.tags.is_empty() {
+        obj.insert("tags".into(), json!(r.tags));
+    }
+    if !r.meta.is_empty() {
+        obj.insert("meta".into(), json!(r.meta));
+    }
+    if !r.extra.is_empty() {
+        let extra: Value = serde_json::to_value(&r.extra).unwrap_or(Value::Null);
+        obj.insert("properties".into(), extra);
+    }
+    ctx.out.json(&v);
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn run_forget(ctx: &Context, args: ForgetArgs, now: Timestamp) -> anyhow::Result<ExitCode> {
+    let mut store = crate::store::Store::open(ctx.open_vault()?, None)?;
+    let lock = store.vault().lock()?;
+    let report = store.sync_locked(&lock, &NoProgress)?;
+    ctx.out.sync_warnings(&report);
+    let mutation = forget::forget(&mut store, &lock, &args.id, args.hard, now)?;
+    if ctx.out.json {
+        ctx.out.json(&json!({ "mutations": [mutation] }));
+    } else if !ctx.out.quiet {
+        let what = if args.hard { "deleted" } else { "invalidated" };
+        ctx.out.line(&format!("{what} {} {}", mutation.id, mutation.path));
+    }
+    Ok(ExitCode::SUCCESS)
+}

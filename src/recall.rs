@@ -1,0 +1,231 @@
+//! Recall: find the records that answer a query.
+//!
+//! BM25 candidates from the index and cosine candidates from the vector file —
+//! both restricted by the same filter inside the index — are fused, then
+//! re-scored with recency, importance and confidence. With no query, records are
+//! listed by salience (importance × recency). Every part of a score is kept for
+//! `--explain`.
+
+use std::collections::HashMap;
+
+use tantivy::DocAddress;
+
+use crate::clock::Timestamp;
+use crate::error::{Error, Result};
+use crate::fusion;
+use crate::index::{Filter, IndexedDoc};
+use crate::store::Store;
+use crate::vectors::VectorFile;
+
+/// Which retrievers run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    Hybrid,
+    Bm25,
+    Vector,
+}
+
+impl std::str::FromStr for Mode {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "hybrid" => Ok(Mode::Hybrid),
+            "bm25" => Ok(Mode::Bm25),
+            "vector" => Ok(Mode::Vector),
+            other => Err(format!("unknown mode '{other}'; use hybrid, bm25 or vector")),
+        }
+    }
+}
+
+/// A recall request.
+#[derive(Debug, Clone)]
+pub struct RecallRequest {
+    pub query: Option<String>,
+    pub filter: Filter,
+    pub k: usize,
+    pub mode: Mode,
+    pub now: Timestamp,
+}
+
+/// The parts of one hit's score.
+#[derive(Debug, Clone, Default, serde::Serialize)]
+pub struct ScoreParts {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bm25: Option<f32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bm25_rank: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cosine: Option<f32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vector_rank: Option<usize>,
+    /// Fused relevance, scaled so the best candidate has 1.
+    pub relevance: f64,
+    pub recency: f64,
+    pub importance: f64,
+    pub confidence: f64,
+    pub fusion: &'static str,
+}
+
+/// One result.
+#[derive(Debug, Clone)]
+pub struct Hit {
+    pub doc: IndexedDoc,
+    pub score: f64,
+    pub parts: ScoreParts,
+}
+
+/// The results, and warnings (a model that failed, a fallback taken).
+#[derive(Debug, Clone, Default)]
+pub struct RecallOutcome {
+    pub hits: Vec<Hit>,
+    pub warnings: Vec<String>,
+    /// The mode that actually ran.
+    pub mode_used: Option<Mode>,
+}
+
+/// Runs a recall against an up-to-date store.
+pub fn recall(store: &Store, request: &RecallRequest) -> Result<RecallOutcome> {
+    let cfg = &store.vault().config().recall;
+    let query = request.query.as_deref().map(str::trim).filter(|q| !q.is_empty());
+    let Some(query) = query else {
+        return list_by_salience(store, request);
+    };
+    let mut outcome = RecallOutcome::default();
+    let candidates = cfg.candidates.max(request.k);
+    let mode = match (request.mode, store.embedder()) {
+        (Mode::Vector, None) => {
+            return Err(Error::Input(
+                "--mode vector needs an embedder; set ENGRAM_EMBED_URL (and ENGRAM_EMBED_MODEL) or embedder.url in .engram/config.yaml".into(),
+            ));
+        }
+        (Mode::Hybrid, None) => Mode::Bm25,
+        (mode, _) => mode,
+    };
+    let index = store.index();
+    let bm25: Vec<(DocAddress, f32)> = if mode == Mode::Vector {
+        Vec::new()
+    } else {
+        index
+            .search(query, &request.filter, candidates)?
+            .into_iter()
+            .map(|(s, a)| (a, s))
+            .collect()
+    };
+    let mut cosine: Vec<(DocAddress, f32)> = Vec::new();
+    let mut mode_used = mode;
+    if mode != Mode::Bm25 {
+        match vector_candidates(store, query, &request.filter, candidates) {
+            Ok(c) => cosine = c,
+            Err(e) if mode == Mode::Hybrid => {
+                outcome.warnings.push(format!("{e}; recall used BM25 alone"));
+                mode_used = Mode::Bm25;
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    let (fused, fusion_name) = match (mode_used, cfg.fusion.as_str()) {
+        (Mode::Bm25, _) => (fusion::weighted(&[&bm25], &[1.0]), "bm25"),
+        (Mode::Vector, _) => (fusion::weighted(&[&cosine], &[1.0]), "cosine"),
+        (Mode::Hybrid, "weighted") => (
+            fusion::weighted(&[&bm25, &cosine], &[cfg.bm25_weight, 1.0 - cfg.bm25_weight]),
+            "weighted",
+        ),
+        (Mode::Hybrid, _) => (fusion::reciprocal_rank(&[&bm25, &cosine], cfg.rrf_k), "rrf"),
+    };
+    let best = fused.values().cloned().fold(0.0_f64, f64::max);
+    let rank_of = |list: &[(DocAddress, f32)]| -> HashMap<DocAddress, (usize, f32)> {
+        list.iter().enumerate().map(|(i, (a, s))| (*a, (i + 1, *s))).collect()
+    };
+    let bm25_ranks = rank_of(&bm25);
+    let cos_ranks = rank_of(&cosine);
+    let mut hits = Vec::with_capacity(fused.len());
+    for (addr, score) in fused {
+        let doc = index.fetch(addr)?;
+        let mut parts = ScoreParts {
+            relevance: if best > 0.0 { score / best } else { 0.0 },
+            fusion: fusion_name,
+            ..ScoreParts::default()
+        };
+        if let Some((rank, s)) = bm25_ranks.get(&addr) {
+            parts.bm25 = Some(*s);
+            parts.bm25_rank = Some(*rank);
+        }
+        if let Some((rank, s)) = cos_ranks.get(&addr) {
+            parts.cosine = Some(*s);
+            parts.vector_rank = Some(*rank);
+        }
+        hits.push(rescore(doc, parts, request.now, cfg));
+    }
+    sort_and_truncate(&mut hits, request.k);
+    outcome.hits = hits;
+    outcome.mode_used = Some(mode_used);
+    Ok(outcome)
+}
+
+fn vector_candidates(store: &Store, query: &str, filter: &Filter, limit: usize) -> Result<Vec<(DocAddress, f32)>> {
+    let embedder = store.embedder().expect("checked by the caller");
+    let Some(file) = VectorFile::open(&store.vault().vectors_path())? else {
+        return Ok(Vec::new());
+    };
+    if file.header().embedder != embedder.name() {
+        return Err(Error::Index(format!(
+            "the vectors were made by {} but the embedder is {}; `engram sync` re-embeds",
+            file.header().embedder,
+            embedder.name()
+        )));
+    }
+    let vector = embedder
+        .embed(&[query.to_string()])?
+        .pop()
+        .ok_or_else(|| Error::Index("the embedder returned no vector".into()))?;
+    let allowed = store.index().vector_keys(filter)?;
+    Ok(file
+        .search(&vector, |k| allowed.contains_key(&k), limit)
+        .into_iter()
+        .filter_map(|(score, key)| allowed.get(&key).map(|a| (*a, score)))
+        .collect())
+}
+
+fn list_by_salience(store: &Store, request: &RecallRequest) -> Result<RecallOutcome> {
+    let cfg = &store.vault().config().recall;
+    let pool = request.k.saturating_mul(5).max(200);
+    let mut hits = Vec::new();
+    for addr in store.index().newest(&request.filter, pool)? {
+        let doc = store.index().fetch(addr)?;
+        let parts = ScoreParts {
+            relevance: doc.importance.unwrap_or(0.5),
+            fusion: "salience",
+            ..ScoreParts::default()
+        };
+        hits.push(rescore(doc, parts, request.now, cfg));
+    }
+    sort_and_truncate(&mut hits, request.k);
+    Ok(RecallOutcome {
+        hits,
+        warnings: Vec::new(),
+        mode_used: None,
+    })
+}
+
+fn rescore(doc: IndexedDoc, mut parts: ScoreParts, now: Timestamp, cfg: &crate::config::RecallConfig) -> Hit {
+    let age_days = (now - doc.created).num_seconds().max(0) as f64 / 86_400.0;
+    parts.recency = 0.5_f64.powf(age_days / cfg.recency_half_life_days.max(1e-6));
+    parts.importance = doc.importance.unwrap_or(0.5);
+    parts.confidence = doc.confidence.unwrap_or(0.5);
+    let w = cfg.recency_weight + cfg.importance_weight + cfg.confidence_weight;
+    let score = (1.0 - w) * parts.relevance
+        + cfg.recency_weight * parts.recency
+        + cfg.importance_weight * parts.importance
+        + cfg.confidence_weight * parts.confidence;
+    Hit { doc, score, parts }
+}
+
+fn sort_and_truncate(hits: &mut Vec<Hit>, k: usize) {
+    hits.sort_by(|a, b| {
+        b.score
+            .total_cmp(&a.score)
+            .then(b.doc.created.cmp(&a.doc.created))
+            .then(a.doc.id.cmp(&b.doc.id))
+    });
+    hits.truncate(k);
+}
