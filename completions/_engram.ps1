@@ -1,0 +1,320 @@
+
+using namespace System.Management.Automation
+using namespace System.Management.Automation.Language
+
+Register-ArgumentCompleter -Native -CommandName 'engram' -ScriptBlock {
+    param($wordToComplete, $commandAst, $cursorPosition)
+
+    $commandElements = $commandAst.CommandElements
+    $command = @(
+        'engram'
+        for ($i = 1; $i -lt $commandElements.Count; $i++) {
+            $element = $commandElements[$i]
+            if ($element -isnot [StringConstantExpressionAst] -or
+                $element.StringConstantType -ne [StringConstantType]::BareWord -or
+                $element.Value.StartsWith('-') -or
+                $element.Value -eq $wordToComplete) {
+                break
+        }
+        $element.Value
+    }) -join ';'
+
+    $completions = @(switch ($command) {
+        'engram' {
+            [CompletionResult]::new('--vault', '--vault', [CompletionResultType]::ParameterName, 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing but results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing but results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Create a vault (config, .gitignore; --git also runs git init)')
+            [CompletionResult]::new('capture', 'capture', [CompletionResultType]::ParameterValue, 'Remember something: TEXT, --file or standard input')
+            [CompletionResult]::new('remember', 'remember', [CompletionResultType]::ParameterValue, 'Remember something: TEXT, --file or standard input')
+            [CompletionResult]::new('recall', 'recall', [CompletionResultType]::ParameterValue, 'Find memories: hybrid search, filtered and ranked')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print one record')
+            [CompletionResult]::new('forget', 'forget', [CompletionResultType]::ParameterValue, 'Invalidate a record (--hard deletes its file)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List records by filter, newest first')
+            [CompletionResult]::new('stats', 'stats', [CompletionResultType]::ParameterValue, 'Counts per kind and status, and index health')
+            [CompletionResult]::new('reindex', 'reindex', [CompletionResultType]::ParameterValue, 'Rebuild the index and vectors from the files')
+            [CompletionResult]::new('sync', 'sync', [CompletionResultType]::ParameterValue, 'Pick up files added, edited, renamed or deleted outside engram')
+            [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check every file and the index; --fix repairs what it can')
+            [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'engram;init' {
+            [CompletionResult]::new('--vault', '--vault', [CompletionResultType]::ParameterName, 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)')
+            [CompletionResult]::new('--git', '--git', [CompletionResultType]::ParameterName, 'Also run `git init` in it')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing but results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing but results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'engram;capture' {
+            [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'Read the input from FILE (`-` for standard input)')
+            [CompletionResult]::new('--input', '--input', [CompletionResultType]::ParameterName, 'How to read the input')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'user')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'agent')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'session')
+            [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'The tier to write to (raw capture: episodic unless told)')
+            [CompletionResult]::new('--subject', '--subject', [CompletionResultType]::ParameterName, 'subject')
+            [CompletionResult]::new('--importance', '--importance', [CompletionResultType]::ParameterName, '0 to 1')
+            [CompletionResult]::new('--tags', '--tags', [CompletionResultType]::ParameterName, 'Comma-separated tags')
+            [CompletionResult]::new('--ttl', '--ttl', [CompletionResultType]::ParameterName, 'Expire after this long (30d, 12h, 2w)')
+            [CompletionResult]::new('--assistant-chars', '--assistant-chars', [CompletionResultType]::ParameterName, 'Characters kept of each assistant message with --input chat')
+            [CompletionResult]::new('--vault', '--vault', [CompletionResultType]::ParameterName, 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)')
+            [CompletionResult]::new('--raw', '--raw', [CompletionResultType]::ParameterName, 'Store as given: no extraction, one record per input or JSONL line')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Plan only: print what would be written, write nothing')
+            [CompletionResult]::new('--explain', '--explain', [CompletionResultType]::ParameterName, 'Say why each mutation happens')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing but results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing but results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'engram;remember' {
+            [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'Read the input from FILE (`-` for standard input)')
+            [CompletionResult]::new('--input', '--input', [CompletionResultType]::ParameterName, 'How to read the input')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'user')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'agent')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'session')
+            [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'The tier to write to (raw capture: episodic unless told)')
+            [CompletionResult]::new('--subject', '--subject', [CompletionResultType]::ParameterName, 'subject')
+            [CompletionResult]::new('--importance', '--importance', [CompletionResultType]::ParameterName, '0 to 1')
+            [CompletionResult]::new('--tags', '--tags', [CompletionResultType]::ParameterName, 'Comma-separated tags')
+            [CompletionResult]::new('--ttl', '--ttl', [CompletionResultType]::ParameterName, 'Expire after this long (30d, 12h, 2w)')
+            [CompletionResult]::new('--assistant-chars', '--assistant-chars', [CompletionResultType]::ParameterName, 'Characters kept of each assistant message with --input chat')
+            [CompletionResult]::new('--vault', '--vault', [CompletionResultType]::ParameterName, 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)')
+            [CompletionResult]::new('--raw', '--raw', [CompletionResultType]::ParameterName, 'Store as given: no extraction, one record per input or JSONL line')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Plan only: print what would be written, write nothing')
+            [CompletionResult]::new('--explain', '--explain', [CompletionResultType]::ParameterName, 'Say why each mutation happens')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing but results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing but results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'engram;recall' {
+            [CompletionResult]::new('-k', '-k', [CompletionResultType]::ParameterName, 'How many results (default 10, or recall.k in the config)')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'How many results (default 10, or recall.k in the config)')
+            [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'Only this kind (repeat for several)')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'Only records of this user (exact)')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Only records of this agent (exact)')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Only records of this session (exact)')
+            [CompletionResult]::new('--subject', '--subject', [CompletionResultType]::ParameterName, 'Only records about this subject (exact)')
+            [CompletionResult]::new('--category', '--category', [CompletionResultType]::ParameterName, 'Only records of this category (exact)')
+            [CompletionResult]::new('--tag', '--tag', [CompletionResultType]::ParameterName, 'Only records with this tag (repeat: all must match)')
+            [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Created at or after TIME (RFC 3339, a date, or a duration ago like 7d)')
+            [CompletionResult]::new('--until', '--until', [CompletionResultType]::ParameterName, 'Created at or before TIME')
+            [CompletionResult]::new('--as-of', '--as-of', [CompletionResultType]::ParameterName, 'What was valid at TIME (includes values superseded since)')
+            [CompletionResult]::new('--mode', '--mode', [CompletionResultType]::ParameterName, 'Retrievers to use (default hybrid: BM25 alone until an embedder is set)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output form (--json is the same as --format json)')
+            [CompletionResult]::new('--vault', '--vault', [CompletionResultType]::ParameterName, 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)')
+            [CompletionResult]::new('--include-superseded', '--include-superseded', [CompletionResultType]::ParameterName, 'Also superseded, invalidated, archived and expired records')
+            [CompletionResult]::new('--explain', '--explain', [CompletionResultType]::ParameterName, 'Show the parts of each score')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing but results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing but results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'engram;show' {
+            [CompletionResult]::new('--vault', '--vault', [CompletionResultType]::ParameterName, 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing but results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing but results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'engram;forget' {
+            [CompletionResult]::new('--vault', '--vault', [CompletionResultType]::ParameterName, 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)')
+            [CompletionResult]::new('--hard', '--hard', [CompletionResultType]::ParameterName, 'Delete the file instead of marking it invalidated')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing but results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing but results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'engram;list' {
+            [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'Only this kind (repeat for several)')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'Only records of this user (exact)')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Only records of this agent (exact)')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Only records of this session (exact)')
+            [CompletionResult]::new('--subject', '--subject', [CompletionResultType]::ParameterName, 'Only records about this subject (exact)')
+            [CompletionResult]::new('--category', '--category', [CompletionResultType]::ParameterName, 'Only records of this category (exact)')
+            [CompletionResult]::new('--tag', '--tag', [CompletionResultType]::ParameterName, 'Only records with this tag (repeat: all must match)')
+            [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Created at or after TIME (RFC 3339, a date, or a duration ago like 7d)')
+            [CompletionResult]::new('--until', '--until', [CompletionResultType]::ParameterName, 'Created at or before TIME')
+            [CompletionResult]::new('--as-of', '--as-of', [CompletionResultType]::ParameterName, 'What was valid at TIME (includes values superseded since)')
+            [CompletionResult]::new('-k', '-k', [CompletionResultType]::ParameterName, 'At most N records (default: all)')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'At most N records (default: all)')
+            [CompletionResult]::new('--vault', '--vault', [CompletionResultType]::ParameterName, 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)')
+            [CompletionResult]::new('--include-superseded', '--include-superseded', [CompletionResultType]::ParameterName, 'Also superseded, invalidated, archived and expired records')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing but results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing but results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'engram;stats' {
+            [CompletionResult]::new('--vault', '--vault', [CompletionResultType]::ParameterName, 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing but results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing but results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'engram;reindex' {
+            [CompletionResult]::new('--vault', '--vault', [CompletionResultType]::ParameterName, 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing but results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing but results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'engram;sync' {
+            [CompletionResult]::new('--vault', '--vault', [CompletionResultType]::ParameterName, 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing but results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing but results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'engram;doctor' {
+            [CompletionResult]::new('--vault', '--vault', [CompletionResultType]::ParameterName, 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)')
+            [CompletionResult]::new('--fix', '--fix', [CompletionResultType]::ParameterName, 'Repair what can be repaired (index drift, vectors, stray temporary files)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing but results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing but results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'engram;completions' {
+            [CompletionResult]::new('--vault', '--vault', [CompletionResultType]::ParameterName, 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing but results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing but results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'engram;help' {
+            [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Create a vault (config, .gitignore; --git also runs git init)')
+            [CompletionResult]::new('capture', 'capture', [CompletionResultType]::ParameterValue, 'Remember something: TEXT, --file or standard input')
+            [CompletionResult]::new('recall', 'recall', [CompletionResultType]::ParameterValue, 'Find memories: hybrid search, filtered and ranked')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print one record')
+            [CompletionResult]::new('forget', 'forget', [CompletionResultType]::ParameterValue, 'Invalidate a record (--hard deletes its file)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List records by filter, newest first')
+            [CompletionResult]::new('stats', 'stats', [CompletionResultType]::ParameterValue, 'Counts per kind and status, and index health')
+            [CompletionResult]::new('reindex', 'reindex', [CompletionResultType]::ParameterValue, 'Rebuild the index and vectors from the files')
+            [CompletionResult]::new('sync', 'sync', [CompletionResultType]::ParameterValue, 'Pick up files added, edited, renamed or deleted outside engram')
+            [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check every file and the index; --fix repairs what it can')
+            [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'engram;help;init' {
+            break
+        }
+        'engram;help;capture' {
+            break
+        }
+        'engram;help;recall' {
+            break
+        }
+        'engram;help;show' {
+            break
+        }
+        'engram;help;forget' {
+            break
+        }
+        'engram;help;list' {
+            break
+        }
+        'engram;help;stats' {
+            break
+        }
+        'engram;help;reindex' {
+            break
+        }
+        'engram;help;sync' {
+            break
+        }
+        'engram;help;doctor' {
+            break
+        }
+        'engram;help;completions' {
+            break
+        }
+        'engram;help;help' {
+            break
+        }
+    })
+
+    $completions.Where{ $_.CompletionText -like "$wordToComplete*" } |
+        Sort-Object -Property ListItemText
+}

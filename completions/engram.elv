@@ -1,0 +1,289 @@
+
+use builtin;
+use str;
+
+set edit:completion:arg-completer[engram] = {|@words|
+    fn spaces {|n|
+        builtin:repeat $n ' ' | str:join ''
+    }
+    fn cand {|text desc|
+        edit:complex-candidate $text &display=$text' '(spaces (- 14 (wcswidth $text)))$desc
+    }
+    var command = 'engram'
+    for word $words[1..-1] {
+        if (str:has-prefix $word '-') {
+            break
+        }
+        set command = $command';'$word
+    }
+    var completions = [
+        &'engram'= {
+            cand --vault 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)'
+            cand --json 'Print one JSON document on stdout'
+            cand -q 'Print nothing but results and errors'
+            cand --quiet 'Print nothing but results and errors'
+            cand -v 'Say more about what happens (on stderr)'
+            cand --verbose 'Say more about what happens (on stderr)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand init 'Create a vault (config, .gitignore; --git also runs git init)'
+            cand capture 'Remember something: TEXT, --file or standard input'
+            cand remember 'Remember something: TEXT, --file or standard input'
+            cand recall 'Find memories: hybrid search, filtered and ranked'
+            cand show 'Print one record'
+            cand forget 'Invalidate a record (--hard deletes its file)'
+            cand list 'List records by filter, newest first'
+            cand stats 'Counts per kind and status, and index health'
+            cand reindex 'Rebuild the index and vectors from the files'
+            cand sync 'Pick up files added, edited, renamed or deleted outside engram'
+            cand doctor 'Check every file and the index; --fix repairs what it can'
+            cand completions 'Print a shell completion script'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'engram;init'= {
+            cand --vault 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)'
+            cand --git 'Also run `git init` in it'
+            cand --json 'Print one JSON document on stdout'
+            cand -q 'Print nothing but results and errors'
+            cand --quiet 'Print nothing but results and errors'
+            cand -v 'Say more about what happens (on stderr)'
+            cand --verbose 'Say more about what happens (on stderr)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'engram;capture'= {
+            cand --file 'Read the input from FILE (`-` for standard input)'
+            cand --input 'How to read the input'
+            cand --user 'user'
+            cand --agent 'agent'
+            cand --session 'session'
+            cand --kind 'The tier to write to (raw capture: episodic unless told)'
+            cand --subject 'subject'
+            cand --importance '0 to 1'
+            cand --tags 'Comma-separated tags'
+            cand --ttl 'Expire after this long (30d, 12h, 2w)'
+            cand --assistant-chars 'Characters kept of each assistant message with --input chat'
+            cand --vault 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)'
+            cand --raw 'Store as given: no extraction, one record per input or JSONL line'
+            cand --dry-run 'Plan only: print what would be written, write nothing'
+            cand --explain 'Say why each mutation happens'
+            cand --json 'Print one JSON document on stdout'
+            cand -q 'Print nothing but results and errors'
+            cand --quiet 'Print nothing but results and errors'
+            cand -v 'Say more about what happens (on stderr)'
+            cand --verbose 'Say more about what happens (on stderr)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'engram;remember'= {
+            cand --file 'Read the input from FILE (`-` for standard input)'
+            cand --input 'How to read the input'
+            cand --user 'user'
+            cand --agent 'agent'
+            cand --session 'session'
+            cand --kind 'The tier to write to (raw capture: episodic unless told)'
+            cand --subject 'subject'
+            cand --importance '0 to 1'
+            cand --tags 'Comma-separated tags'
+            cand --ttl 'Expire after this long (30d, 12h, 2w)'
+            cand --assistant-chars 'Characters kept of each assistant message with --input chat'
+            cand --vault 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)'
+            cand --raw 'Store as given: no extraction, one record per input or JSONL line'
+            cand --dry-run 'Plan only: print what would be written, write nothing'
+            cand --explain 'Say why each mutation happens'
+            cand --json 'Print one JSON document on stdout'
+            cand -q 'Print nothing but results and errors'
+            cand --quiet 'Print nothing but results and errors'
+            cand -v 'Say more about what happens (on stderr)'
+            cand --verbose 'Say more about what happens (on stderr)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'engram;recall'= {
+            cand -k 'How many results (default 10, or recall.k in the config)'
+            cand --limit 'How many results (default 10, or recall.k in the config)'
+            cand --kind 'Only this kind (repeat for several)'
+            cand --user 'Only records of this user (exact)'
+            cand --agent 'Only records of this agent (exact)'
+            cand --session 'Only records of this session (exact)'
+            cand --subject 'Only records about this subject (exact)'
+            cand --category 'Only records of this category (exact)'
+            cand --tag 'Only records with this tag (repeat: all must match)'
+            cand --since 'Created at or after TIME (RFC 3339, a date, or a duration ago like 7d)'
+            cand --until 'Created at or before TIME'
+            cand --as-of 'What was valid at TIME (includes values superseded since)'
+            cand --mode 'Retrievers to use (default hybrid: BM25 alone until an embedder is set)'
+            cand --format 'Output form (--json is the same as --format json)'
+            cand --vault 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)'
+            cand --include-superseded 'Also superseded, invalidated, archived and expired records'
+            cand --explain 'Show the parts of each score'
+            cand --json 'Print one JSON document on stdout'
+            cand -q 'Print nothing but results and errors'
+            cand --quiet 'Print nothing but results and errors'
+            cand -v 'Say more about what happens (on stderr)'
+            cand --verbose 'Say more about what happens (on stderr)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'engram;show'= {
+            cand --vault 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)'
+            cand --json 'Print one JSON document on stdout'
+            cand -q 'Print nothing but results and errors'
+            cand --quiet 'Print nothing but results and errors'
+            cand -v 'Say more about what happens (on stderr)'
+            cand --verbose 'Say more about what happens (on stderr)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'engram;forget'= {
+            cand --vault 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)'
+            cand --hard 'Delete the file instead of marking it invalidated'
+            cand --json 'Print one JSON document on stdout'
+            cand -q 'Print nothing but results and errors'
+            cand --quiet 'Print nothing but results and errors'
+            cand -v 'Say more about what happens (on stderr)'
+            cand --verbose 'Say more about what happens (on stderr)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'engram;list'= {
+            cand --kind 'Only this kind (repeat for several)'
+            cand --user 'Only records of this user (exact)'
+            cand --agent 'Only records of this agent (exact)'
+            cand --session 'Only records of this session (exact)'
+            cand --subject 'Only records about this subject (exact)'
+            cand --category 'Only records of this category (exact)'
+            cand --tag 'Only records with this tag (repeat: all must match)'
+            cand --since 'Created at or after TIME (RFC 3339, a date, or a duration ago like 7d)'
+            cand --until 'Created at or before TIME'
+            cand --as-of 'What was valid at TIME (includes values superseded since)'
+            cand -k 'At most N records (default: all)'
+            cand --limit 'At most N records (default: all)'
+            cand --vault 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)'
+            cand --include-superseded 'Also superseded, invalidated, archived and expired records'
+            cand --json 'Print one JSON document on stdout'
+            cand -q 'Print nothing but results and errors'
+            cand --quiet 'Print nothing but results and errors'
+            cand -v 'Say more about what happens (on stderr)'
+            cand --verbose 'Say more about what happens (on stderr)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'engram;stats'= {
+            cand --vault 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)'
+            cand --json 'Print one JSON document on stdout'
+            cand -q 'Print nothing but results and errors'
+            cand --quiet 'Print nothing but results and errors'
+            cand -v 'Say more about what happens (on stderr)'
+            cand --verbose 'Say more about what happens (on stderr)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'engram;reindex'= {
+            cand --vault 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)'
+            cand --json 'Print one JSON document on stdout'
+            cand -q 'Print nothing but results and errors'
+            cand --quiet 'Print nothing but results and errors'
+            cand -v 'Say more about what happens (on stderr)'
+            cand --verbose 'Say more about what happens (on stderr)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'engram;sync'= {
+            cand --vault 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)'
+            cand --json 'Print one JSON document on stdout'
+            cand -q 'Print nothing but results and errors'
+            cand --quiet 'Print nothing but results and errors'
+            cand -v 'Say more about what happens (on stderr)'
+            cand --verbose 'Say more about what happens (on stderr)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'engram;doctor'= {
+            cand --vault 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)'
+            cand --fix 'Repair what can be repaired (index drift, vectors, stray temporary files)'
+            cand --json 'Print one JSON document on stdout'
+            cand -q 'Print nothing but results and errors'
+            cand --quiet 'Print nothing but results and errors'
+            cand -v 'Say more about what happens (on stderr)'
+            cand --verbose 'Say more about what happens (on stderr)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'engram;completions'= {
+            cand --vault 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)'
+            cand --json 'Print one JSON document on stdout'
+            cand -q 'Print nothing but results and errors'
+            cand --quiet 'Print nothing but results and errors'
+            cand -v 'Say more about what happens (on stderr)'
+            cand --verbose 'Say more about what happens (on stderr)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'engram;help'= {
+            cand init 'Create a vault (config, .gitignore; --git also runs git init)'
+            cand capture 'Remember something: TEXT, --file or standard input'
+            cand recall 'Find memories: hybrid search, filtered and ranked'
+            cand show 'Print one record'
+            cand forget 'Invalidate a record (--hard deletes its file)'
+            cand list 'List records by filter, newest first'
+            cand stats 'Counts per kind and status, and index health'
+            cand reindex 'Rebuild the index and vectors from the files'
+            cand sync 'Pick up files added, edited, renamed or deleted outside engram'
+            cand doctor 'Check every file and the index; --fix repairs what it can'
+            cand completions 'Print a shell completion script'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'engram;help;init'= {
+        }
+        &'engram;help;capture'= {
+        }
+        &'engram;help;recall'= {
+        }
+        &'engram;help;show'= {
+        }
+        &'engram;help;forget'= {
+        }
+        &'engram;help;list'= {
+        }
+        &'engram;help;stats'= {
+        }
+        &'engram;help;reindex'= {
+        }
+        &'engram;help;sync'= {
+        }
+        &'engram;help;doctor'= {
+        }
+        &'engram;help;completions'= {
+        }
+        &'engram;help;help'= {
+        }
+    ]
+    $completions[$command]
+}

@@ -1,0 +1,208 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_engram_global_optspecs
+    string join \n vault= json q/quiet v/verbose h/help V/version
+end
+
+function __fish_engram_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_engram_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_engram_using_subcommand
+    set -l cmd (__fish_engram_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c engram -n "__fish_engram_needs_command" -l vault -d 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)' -r -F
+complete -c engram -n "__fish_engram_needs_command" -l json -d 'Print one JSON document on stdout'
+complete -c engram -n "__fish_engram_needs_command" -s q -l quiet -d 'Print nothing but results and errors'
+complete -c engram -n "__fish_engram_needs_command" -s v -l verbose -d 'Say more about what happens (on stderr)'
+complete -c engram -n "__fish_engram_needs_command" -s h -l help -d 'Print help'
+complete -c engram -n "__fish_engram_needs_command" -s V -l version -d 'Print version'
+complete -c engram -n "__fish_engram_needs_command" -f -a "init" -d 'Create a vault (config, .gitignore; --git also runs git init)'
+complete -c engram -n "__fish_engram_needs_command" -f -a "capture" -d 'Remember something: TEXT, --file or standard input'
+complete -c engram -n "__fish_engram_needs_command" -f -a "remember" -d 'Remember something: TEXT, --file or standard input'
+complete -c engram -n "__fish_engram_needs_command" -f -a "recall" -d 'Find memories: hybrid search, filtered and ranked'
+complete -c engram -n "__fish_engram_needs_command" -f -a "show" -d 'Print one record'
+complete -c engram -n "__fish_engram_needs_command" -f -a "forget" -d 'Invalidate a record (--hard deletes its file)'
+complete -c engram -n "__fish_engram_needs_command" -f -a "list" -d 'List records by filter, newest first'
+complete -c engram -n "__fish_engram_needs_command" -f -a "stats" -d 'Counts per kind and status, and index health'
+complete -c engram -n "__fish_engram_needs_command" -f -a "reindex" -d 'Rebuild the index and vectors from the files'
+complete -c engram -n "__fish_engram_needs_command" -f -a "sync" -d 'Pick up files added, edited, renamed or deleted outside engram'
+complete -c engram -n "__fish_engram_needs_command" -f -a "doctor" -d 'Check every file and the index; --fix repairs what it can'
+complete -c engram -n "__fish_engram_needs_command" -f -a "completions" -d 'Print a shell completion script'
+complete -c engram -n "__fish_engram_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c engram -n "__fish_engram_using_subcommand init" -l vault -d 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)' -r -F
+complete -c engram -n "__fish_engram_using_subcommand init" -l git -d 'Also run `git init` in it'
+complete -c engram -n "__fish_engram_using_subcommand init" -l json -d 'Print one JSON document on stdout'
+complete -c engram -n "__fish_engram_using_subcommand init" -s q -l quiet -d 'Print nothing but results and errors'
+complete -c engram -n "__fish_engram_using_subcommand init" -s v -l verbose -d 'Say more about what happens (on stderr)'
+complete -c engram -n "__fish_engram_using_subcommand init" -s h -l help -d 'Print help'
+complete -c engram -n "__fish_engram_using_subcommand init" -s V -l version -d 'Print version'
+complete -c engram -n "__fish_engram_using_subcommand capture" -l file -d 'Read the input from FILE (`-` for standard input)' -r -F
+complete -c engram -n "__fish_engram_using_subcommand capture" -l input -d 'How to read the input' -r -f -a "text\t'Prose'
+chat\t'A JSON array of {role, content} messages (the OpenAI shape)'
+jsonl\t'One JSON record per line: {"content", "kind"?, "subject"?, ...}'"
+complete -c engram -n "__fish_engram_using_subcommand capture" -l user -r
+complete -c engram -n "__fish_engram_using_subcommand capture" -l agent -r
+complete -c engram -n "__fish_engram_using_subcommand capture" -l session -r
+complete -c engram -n "__fish_engram_using_subcommand capture" -l kind -d 'The tier to write to (raw capture: episodic unless told)' -r -f -a "working\t''
+episodic\t''
+semantic\t''
+procedural\t''"
+complete -c engram -n "__fish_engram_using_subcommand capture" -l subject -r
+complete -c engram -n "__fish_engram_using_subcommand capture" -l importance -d '0 to 1' -r
+complete -c engram -n "__fish_engram_using_subcommand capture" -l tags -d 'Comma-separated tags' -r
+complete -c engram -n "__fish_engram_using_subcommand capture" -l ttl -d 'Expire after this long (30d, 12h, 2w)' -r
+complete -c engram -n "__fish_engram_using_subcommand capture" -l assistant-chars -d 'Characters kept of each assistant message with --input chat' -r
+complete -c engram -n "__fish_engram_using_subcommand capture" -l vault -d 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)' -r -F
+complete -c engram -n "__fish_engram_using_subcommand capture" -l raw -d 'Store as given: no extraction, one record per input or JSONL line'
+complete -c engram -n "__fish_engram_using_subcommand capture" -l dry-run -d 'Plan only: print what would be written, write nothing'
+complete -c engram -n "__fish_engram_using_subcommand capture" -l explain -d 'Say why each mutation happens'
+complete -c engram -n "__fish_engram_using_subcommand capture" -l json -d 'Print one JSON document on stdout'
+complete -c engram -n "__fish_engram_using_subcommand capture" -s q -l quiet -d 'Print nothing but results and errors'
+complete -c engram -n "__fish_engram_using_subcommand capture" -s v -l verbose -d 'Say more about what happens (on stderr)'
+complete -c engram -n "__fish_engram_using_subcommand capture" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c engram -n "__fish_engram_using_subcommand capture" -s V -l version -d 'Print version'
+complete -c engram -n "__fish_engram_using_subcommand remember" -l file -d 'Read the input from FILE (`-` for standard input)' -r -F
+complete -c engram -n "__fish_engram_using_subcommand remember" -l input -d 'How to read the input' -r -f -a "text\t'Prose'
+chat\t'A JSON array of {role, content} messages (the OpenAI shape)'
+jsonl\t'One JSON record per line: {"content", "kind"?, "subject"?, ...}'"
+complete -c engram -n "__fish_engram_using_subcommand remember" -l user -r
+complete -c engram -n "__fish_engram_using_subcommand remember" -l agent -r
+complete -c engram -n "__fish_engram_using_subcommand remember" -l session -r
+complete -c engram -n "__fish_engram_using_subcommand remember" -l kind -d 'The tier to write to (raw capture: episodic unless told)' -r -f -a "working\t''
+episodic\t''
+semantic\t''
+procedural\t''"
+complete -c engram -n "__fish_engram_using_subcommand remember" -l subject -r
+complete -c engram -n "__fish_engram_using_subcommand remember" -l importance -d '0 to 1' -r
+complete -c engram -n "__fish_engram_using_subcommand remember" -l tags -d 'Comma-separated tags' -r
+complete -c engram -n "__fish_engram_using_subcommand remember" -l ttl -d 'Expire after this long (30d, 12h, 2w)' -r
+complete -c engram -n "__fish_engram_using_subcommand remember" -l assistant-chars -d 'Characters kept of each assistant message with --input chat' -r
+complete -c engram -n "__fish_engram_using_subcommand remember" -l vault -d 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)' -r -F
+complete -c engram -n "__fish_engram_using_subcommand remember" -l raw -d 'Store as given: no extraction, one record per input or JSONL line'
+complete -c engram -n "__fish_engram_using_subcommand remember" -l dry-run -d 'Plan only: print what would be written, write nothing'
+complete -c engram -n "__fish_engram_using_subcommand remember" -l explain -d 'Say why each mutation happens'
+complete -c engram -n "__fish_engram_using_subcommand remember" -l json -d 'Print one JSON document on stdout'
+complete -c engram -n "__fish_engram_using_subcommand remember" -s q -l quiet -d 'Print nothing but results and errors'
+complete -c engram -n "__fish_engram_using_subcommand remember" -s v -l verbose -d 'Say more about what happens (on stderr)'
+complete -c engram -n "__fish_engram_using_subcommand remember" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c engram -n "__fish_engram_using_subcommand remember" -s V -l version -d 'Print version'
+complete -c engram -n "__fish_engram_using_subcommand recall" -s k -l limit -d 'How many results (default 10, or recall.k in the config)' -r
+complete -c engram -n "__fish_engram_using_subcommand recall" -l kind -d 'Only this kind (repeat for several)' -r -f -a "working\t''
+episodic\t''
+semantic\t''
+procedural\t''"
+complete -c engram -n "__fish_engram_using_subcommand recall" -l user -d 'Only records of this user (exact)' -r
+complete -c engram -n "__fish_engram_using_subcommand recall" -l agent -d 'Only records of this agent (exact)' -r
+complete -c engram -n "__fish_engram_using_subcommand recall" -l session -d 'Only records of this session (exact)' -r
+complete -c engram -n "__fish_engram_using_subcommand recall" -l subject -d 'Only records about this subject (exact)' -r
+complete -c engram -n "__fish_engram_using_subcommand recall" -l category -d 'Only records of this category (exact)' -r
+complete -c engram -n "__fish_engram_using_subcommand recall" -l tag -d 'Only records with this tag (repeat: all must match)' -r
+complete -c engram -n "__fish_engram_using_subcommand recall" -l since -d 'Created at or after TIME (RFC 3339, a date, or a duration ago like 7d)' -r
+complete -c engram -n "__fish_engram_using_subcommand recall" -l until -d 'Created at or before TIME' -r
+complete -c engram -n "__fish_engram_using_subcommand recall" -l as-of -d 'What was valid at TIME (includes values superseded since)' -r
+complete -c engram -n "__fish_engram_using_subcommand recall" -l mode -d 'Retrievers to use (default hybrid: BM25 alone until an embedder is set)' -r -f -a "hybrid\t''
+bm25\t''
+vector\t''"
+complete -c engram -n "__fish_engram_using_subcommand recall" -l format -d 'Output form (--json is the same as --format json)' -r -f -a "text\t''
+json\t''
+context\t'A prompt block: facts, then working memory, then recent episodes'
+paths\t'One absolute file path per line'"
+complete -c engram -n "__fish_engram_using_subcommand recall" -l vault -d 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)' -r -F
+complete -c engram -n "__fish_engram_using_subcommand recall" -l include-superseded -d 'Also superseded, invalidated, archived and expired records'
+complete -c engram -n "__fish_engram_using_subcommand recall" -l explain -d 'Show the parts of each score'
+complete -c engram -n "__fish_engram_using_subcommand recall" -l json -d 'Print one JSON document on stdout'
+complete -c engram -n "__fish_engram_using_subcommand recall" -s q -l quiet -d 'Print nothing but results and errors'
+complete -c engram -n "__fish_engram_using_subcommand recall" -s v -l verbose -d 'Say more about what happens (on stderr)'
+complete -c engram -n "__fish_engram_using_subcommand recall" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c engram -n "__fish_engram_using_subcommand recall" -s V -l version -d 'Print version'
+complete -c engram -n "__fish_engram_using_subcommand show" -l vault -d 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)' -r -F
+complete -c engram -n "__fish_engram_using_subcommand show" -l json -d 'Print one JSON document on stdout'
+complete -c engram -n "__fish_engram_using_subcommand show" -s q -l quiet -d 'Print nothing but results and errors'
+complete -c engram -n "__fish_engram_using_subcommand show" -s v -l verbose -d 'Say more about what happens (on stderr)'
+complete -c engram -n "__fish_engram_using_subcommand show" -s h -l help -d 'Print help'
+complete -c engram -n "__fish_engram_using_subcommand show" -s V -l version -d 'Print version'
+complete -c engram -n "__fish_engram_using_subcommand forget" -l vault -d 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)' -r -F
+complete -c engram -n "__fish_engram_using_subcommand forget" -l hard -d 'Delete the file instead of marking it invalidated'
+complete -c engram -n "__fish_engram_using_subcommand forget" -l json -d 'Print one JSON document on stdout'
+complete -c engram -n "__fish_engram_using_subcommand forget" -s q -l quiet -d 'Print nothing but results and errors'
+complete -c engram -n "__fish_engram_using_subcommand forget" -s v -l verbose -d 'Say more about what happens (on stderr)'
+complete -c engram -n "__fish_engram_using_subcommand forget" -s h -l help -d 'Print help'
+complete -c engram -n "__fish_engram_using_subcommand forget" -s V -l version -d 'Print version'
+complete -c engram -n "__fish_engram_using_subcommand list" -l kind -d 'Only this kind (repeat for several)' -r -f -a "working\t''
+episodic\t''
+semantic\t''
+procedural\t''"
+complete -c engram -n "__fish_engram_using_subcommand list" -l user -d 'Only records of this user (exact)' -r
+complete -c engram -n "__fish_engram_using_subcommand list" -l agent -d 'Only records of this agent (exact)' -r
+complete -c engram -n "__fish_engram_using_subcommand list" -l session -d 'Only records of this session (exact)' -r
+complete -c engram -n "__fish_engram_using_subcommand list" -l subject -d 'Only records about this subject (exact)' -r
+complete -c engram -n "__fish_engram_using_subcommand list" -l category -d 'Only records of this category (exact)' -r
+complete -c engram -n "__fish_engram_using_subcommand list" -l tag -d 'Only records with this tag (repeat: all must match)' -r
+complete -c engram -n "__fish_engram_using_subcommand list" -l since -d 'Created at or after TIME (RFC 3339, a date, or a duration ago like 7d)' -r
+complete -c engram -n "__fish_engram_using_subcommand list" -l until -d 'Created at or before TIME' -r
+complete -c engram -n "__fish_engram_using_subcommand list" -l as-of -d 'What was valid at TIME (includes values superseded since)' -r
+complete -c engram -n "__fish_engram_using_subcommand list" -s k -l limit -d 'At most N records (default: all)' -r
+complete -c engram -n "__fish_engram_using_subcommand list" -l vault -d 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)' -r -F
+complete -c engram -n "__fish_engram_using_subcommand list" -l include-superseded -d 'Also superseded, invalidated, archived and expired records'
+complete -c engram -n "__fish_engram_using_subcommand list" -l json -d 'Print one JSON document on stdout'
+complete -c engram -n "__fish_engram_using_subcommand list" -s q -l quiet -d 'Print nothing but results and errors'
+complete -c engram -n "__fish_engram_using_subcommand list" -s v -l verbose -d 'Say more about what happens (on stderr)'
+complete -c engram -n "__fish_engram_using_subcommand list" -s h -l help -d 'Print help'
+complete -c engram -n "__fish_engram_using_subcommand list" -s V -l version -d 'Print version'
+complete -c engram -n "__fish_engram_using_subcommand stats" -l vault -d 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)' -r -F
+complete -c engram -n "__fish_engram_using_subcommand stats" -l json -d 'Print one JSON document on stdout'
+complete -c engram -n "__fish_engram_using_subcommand stats" -s q -l quiet -d 'Print nothing but results and errors'
+complete -c engram -n "__fish_engram_using_subcommand stats" -s v -l verbose -d 'Say more about what happens (on stderr)'
+complete -c engram -n "__fish_engram_using_subcommand stats" -s h -l help -d 'Print help'
+complete -c engram -n "__fish_engram_using_subcommand stats" -s V -l version -d 'Print version'
+complete -c engram -n "__fish_engram_using_subcommand reindex" -l vault -d 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)' -r -F
+complete -c engram -n "__fish_engram_using_subcommand reindex" -l json -d 'Print one JSON document on stdout'
+complete -c engram -n "__fish_engram_using_subcommand reindex" -s q -l quiet -d 'Print nothing but results and errors'
+complete -c engram -n "__fish_engram_using_subcommand reindex" -s v -l verbose -d 'Say more about what happens (on stderr)'
+complete -c engram -n "__fish_engram_using_subcommand reindex" -s h -l help -d 'Print help'
+complete -c engram -n "__fish_engram_using_subcommand reindex" -s V -l version -d 'Print version'
+complete -c engram -n "__fish_engram_using_subcommand sync" -l vault -d 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)' -r -F
+complete -c engram -n "__fish_engram_using_subcommand sync" -l json -d 'Print one JSON document on stdout'
+complete -c engram -n "__fish_engram_using_subcommand sync" -s q -l quiet -d 'Print nothing but results and errors'
+complete -c engram -n "__fish_engram_using_subcommand sync" -s v -l verbose -d 'Say more about what happens (on stderr)'
+complete -c engram -n "__fish_engram_using_subcommand sync" -s h -l help -d 'Print help'
+complete -c engram -n "__fish_engram_using_subcommand sync" -s V -l version -d 'Print version'
+complete -c engram -n "__fish_engram_using_subcommand doctor" -l vault -d 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)' -r -F
+complete -c engram -n "__fish_engram_using_subcommand doctor" -l fix -d 'Repair what can be repaired (index drift, vectors, stray temporary files)'
+complete -c engram -n "__fish_engram_using_subcommand doctor" -l json -d 'Print one JSON document on stdout'
+complete -c engram -n "__fish_engram_using_subcommand doctor" -s q -l quiet -d 'Print nothing but results and errors'
+complete -c engram -n "__fish_engram_using_subcommand doctor" -s v -l verbose -d 'Say more about what happens (on stderr)'
+complete -c engram -n "__fish_engram_using_subcommand doctor" -s h -l help -d 'Print help'
+complete -c engram -n "__fish_engram_using_subcommand doctor" -s V -l version -d 'Print version'
+complete -c engram -n "__fish_engram_using_subcommand completions" -l vault -d 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)' -r -F
+complete -c engram -n "__fish_engram_using_subcommand completions" -l json -d 'Print one JSON document on stdout'
+complete -c engram -n "__fish_engram_using_subcommand completions" -s q -l quiet -d 'Print nothing but results and errors'
+complete -c engram -n "__fish_engram_using_subcommand completions" -s v -l verbose -d 'Say more about what happens (on stderr)'
+complete -c engram -n "__fish_engram_using_subcommand completions" -s h -l help -d 'Print help'
+complete -c engram -n "__fish_engram_using_subcommand completions" -s V -l version -d 'Print version'
+complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget list stats reindex sync doctor completions help" -f -a "init" -d 'Create a vault (config, .gitignore; --git also runs git init)'
+complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget list stats reindex sync doctor completions help" -f -a "capture" -d 'Remember something: TEXT, --file or standard input'
+complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget list stats reindex sync doctor completions help" -f -a "recall" -d 'Find memories: hybrid search, filtered and ranked'
+complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget list stats reindex sync doctor completions help" -f -a "show" -d 'Print one record'
+complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget list stats reindex sync doctor completions help" -f -a "forget" -d 'Invalidate a record (--hard deletes its file)'
+complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget list stats reindex sync doctor completions help" -f -a "list" -d 'List records by filter, newest first'
+complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget list stats reindex sync doctor completions help" -f -a "stats" -d 'Counts per kind and status, and index health'
+complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget list stats reindex sync doctor completions help" -f -a "reindex" -d 'Rebuild the index and vectors from the files'
+complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget list stats reindex sync doctor completions help" -f -a "sync" -d 'Pick up files added, edited, renamed or deleted outside engram'
+complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget list stats reindex sync doctor completions help" -f -a "doctor" -d 'Check every file and the index; --fix repairs what it can'
+complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget list stats reindex sync doctor completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget list stats reindex sync doctor completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
