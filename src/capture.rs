@@ -16,7 +16,7 @@ use crate::error::{Error, Result};
 use crate::naming;
 use crate::record::{Kind, Record};
 use crate::store::{Change, Progress, Store};
-use crate::vault::VaultLock;
+use crate::vault::{FileStamp, VaultLock};
 
 /// One thing to remember, before it becomes a record.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -71,20 +71,29 @@ pub fn parse_jsonl(text: &str) -> Result<Vec<CaptureItem>> {
             continue;
         }
         let n = i + 1;
-        let value: serde_json::Value = serde_json::from_str(line)
-            .map_err(|e| Error::Input(format!("line {n} of the JSONL input is not JSON: {e}; nothing was captured")))?;
+        let value: serde_json::Value = serde_json::from_str(line).map_err(|e| {
+            Error::Input(format!(
+                "line {n} of the JSONL input is not JSON: {e}; nothing was captured"
+            ))
+        })?;
         items.push(item_from_json(&value).map_err(|e| {
-            Error::Input(format!("line {n} of the JSONL input: {e}; nothing was captured"))
+            Error::Input(format!(
+                "line {n} of the JSONL input: {e}; nothing was captured"
+            ))
         })?);
     }
     if items.is_empty() {
-        return Err(Error::Input("the JSONL input has no records; give one JSON object per line".into()));
+        return Err(Error::Input(
+            "the JSONL input has no records; give one JSON object per line".into(),
+        ));
     }
     Ok(items)
 }
 
 fn item_from_json(value: &serde_json::Value) -> std::result::Result<CaptureItem, String> {
-    let obj = value.as_object().ok_or("expected a JSON object like {\"content\": \"...\"}")?;
+    let obj = value
+        .as_object()
+        .ok_or("expected a JSON object like {\"content\": \"...\"}")?;
     let string = |key: &str| -> std::result::Result<Option<String>, String> {
         match obj.get(key) {
             None | Some(serde_json::Value::Null) => Ok(None),
@@ -92,7 +101,9 @@ fn item_from_json(value: &serde_json::Value) -> std::result::Result<CaptureItem,
             Some(_) => Err(format!("`{key}` must be a string")),
         }
     };
-    let content = string("content")?.filter(|c| !c.trim().is_empty()).ok_or("`content` is missing or empty")?;
+    let content = string("content")?
+        .filter(|c| !c.trim().is_empty())
+        .ok_or("`content` is missing or empty")?;
     let kind = string("kind")?.map(|k| k.parse::<Kind>()).transpose()?;
     let importance = match obj.get("importance") {
         None | Some(serde_json::Value::Null) => None,
@@ -107,7 +118,11 @@ fn item_from_json(value: &serde_json::Value) -> std::result::Result<CaptureItem,
         None | Some(serde_json::Value::Null) => Vec::new(),
         Some(serde_json::Value::Array(a)) => a
             .iter()
-            .map(|t| t.as_str().map(str::to_string).ok_or("`tags` must be a list of strings"))
+            .map(|t| {
+                t.as_str()
+                    .map(str::to_string)
+                    .ok_or("`tags` must be a list of strings")
+            })
             .collect::<std::result::Result<_, _>>()?,
         Some(serde_json::Value::String(s)) => split_tags(s),
         Some(_) => return Err("`tags` must be a list of strings".into()),
@@ -151,7 +166,12 @@ pub fn split_tags(text: &str) -> Vec<String> {
 
 /// Builds the record for an item: flags fill what the item leaves out; raw
 /// records are episodic unless told otherwise.
-pub fn build_record(item: &CaptureItem, defaults: &CaptureDefaults, id: String, now: Timestamp) -> Record {
+pub fn build_record(
+    item: &CaptureItem,
+    defaults: &CaptureDefaults,
+    id: String,
+    now: Timestamp,
+) -> Record {
     let kind = item.kind.or(defaults.kind).unwrap_or(Kind::Episodic);
     let created = item.created.unwrap_or(now);
     let mut r = Record::new(id, kind, created, &item.content);
@@ -188,45 +208,107 @@ pub fn capture_raw(
     progress: &dyn Progress,
 ) -> Result<(Vec<Mutation>, Vec<String>)> {
     let mut generator = ulid::Generator::new();
-    let mut mutations = Vec::with_capacity(items.len());
-    let mut changes = Vec::with_capacity(items.len());
-    progress.start(items.len() as u64, "capturing");
-    for item in items {
-        progress.advance(1);
-        let id = naming::new_id(&mut generator, now);
-        let record = build_record(item, defaults, id, now);
-        let planned = naming::record_path(
-            record.kind,
-            &record.id,
-            record.content(),
-            record.subject.as_deref(),
-            record.session.as_deref(),
-            record.created,
-        );
-        let rel = if dry_run {
-            planned
-        } else {
-            let (rel, stamp) = store.vault().write_new(&planned, &record.render())?;
-            changes.push(Change::Upsert {
-                rel: rel.clone(),
-                record: Box::new(record.clone()),
-                stamp,
-            });
-            rel
-        };
-        mutations.push(Mutation {
-            op: "ADD",
-            id: record.id.clone(),
-            kind: record.kind.to_string(),
-            content: record.content().to_string(),
-            path: rel,
-            previous: None,
-            reason: Some("raw capture: stored as given".into()),
-        });
+    let planned: Vec<(Record, String)> = items
+        .iter()
+        .map(|item| {
+            let record = build_record(item, defaults, naming::new_id(&mut generator, now), now);
+            let rel = naming::record_path(
+                record.kind,
+                &record.id,
+                record.content(),
+                record.subject.as_deref(),
+                record.session.as_deref(),
+                record.created,
+            );
+            (record, rel)
+        })
+        .collect();
+    let mutation = |record: &Record, rel: String| Mutation {
+        op: "ADD",
+        id: record.id.clone(),
+        kind: record.kind.to_string(),
+        content: record.content().to_string(),
+        path: rel,
+        previous: None,
+        reason: Some("raw capture: stored as given".into()),
+    };
+    if dry_run {
+        let mutations = planned
+            .iter()
+            .map(|(r, rel)| mutation(r, rel.clone()))
+            .collect();
+        return Ok((mutations, Vec::new()));
     }
+    progress.start(planned.len() as u64, "capturing");
+    let written = write_all(store, &planned, progress);
     progress.finish();
+    // Index every file that was written, even if a later one failed: the files
+    // are the truth and must not be orphaned.
+    let mut mutations = Vec::with_capacity(planned.len());
+    let mut changes = Vec::with_capacity(planned.len());
+    let mut first_error = None;
+    for ((record, _), outcome) in planned.into_iter().zip(written) {
+        match outcome {
+            Ok((rel, stamp)) => {
+                mutations.push(mutation(&record, rel.clone()));
+                changes.push(Change::Upsert {
+                    rel,
+                    record: Box::new(record),
+                    stamp,
+                });
+            }
+            Err(e) => {
+                first_error.get_or_insert(e);
+            }
+        }
+    }
     let (_, warnings) = store.apply(changes, false)?;
-    Ok((mutations, warnings))
+    match first_error {
+        Some(e) => Err(e),
+        None => Ok((mutations, warnings)),
+    }
+}
+
+/// Writes the planned files, several at a time: each write is fsynced before its
+/// rename, and overlapping those waits is what makes bulk capture fast.
+fn write_all(
+    store: &Store,
+    planned: &[(Record, String)],
+    progress: &dyn Progress,
+) -> Vec<Result<(String, FileStamp)>> {
+    const WRITERS: usize = 8;
+    let vault = store.vault();
+    if planned.len() < 2 * WRITERS {
+        return planned
+            .iter()
+            .map(|(record, rel)| {
+                progress.advance(1);
+                vault.write_new(rel, &record.render())
+            })
+            .collect();
+    }
+    let chunk = planned.len().div_ceil(WRITERS);
+    let results: Vec<Vec<Result<(String, FileStamp)>>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = planned
+            .chunks(chunk)
+            .map(|part| {
+                scope.spawn(move || {
+                    part.iter()
+                        .map(|(record, rel)| vault.write_new(rel, &record.render()))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                let part = h.join().expect("a writer thread panicked");
+                progress.advance(part.len() as u64);
+                part
+            })
+            .collect()
+    });
+    results.into_iter().flatten().collect()
 }
 
 #[cfg(test)]
@@ -259,7 +341,11 @@ mod tests {
     #[test]
     fn flags_fill_in_and_ttl_sets_expiry() {
         let now = parse_time("2026-11-20T00:00:00Z").unwrap();
-        let item = CaptureItem { content: "x".into(), user: Some("bob".into()), ..CaptureItem::default() };
+        let item = CaptureItem {
+            content: "x".into(),
+            user: Some("bob".into()),
+            ..CaptureItem::default()
+        };
         let defaults = CaptureDefaults {
             user: Some("alice".into()),
             agent: Some("a1".into()),

@@ -59,7 +59,9 @@ pub fn parse_duration(text: &str) -> std::result::Result<Duration, String> {
         .find(|c: char| !c.is_ascii_digit())
         .unwrap_or(text.len());
     let (digits, unit) = text.split_at(split);
-    let bad = || format!("'{text}' is not a duration; use a number and a unit: 30d, 12h, 45m, 90s, 2w, 1y");
+    let bad = || {
+        format!("'{text}' is not a duration; use a number and a unit: 30d, 12h, 45m, 90s, 2w, 1y")
+    };
     let n: i64 = digits.parse().map_err(|_| bad())?;
     let d = match unit {
         "s" => Duration::try_seconds(n),
@@ -94,7 +96,10 @@ mod tests {
 
     #[test]
     fn parses_plain_dates_and_obsidian_datetimes() {
-        assert_eq!(format_time(&parse_time("2026-11-20").unwrap()), "2026-11-20T00:00:00Z");
+        assert_eq!(
+            format_time(&parse_time("2026-11-20").unwrap()),
+            "2026-11-20T00:00:00Z"
+        );
         assert_eq!(
             format_time(&parse_time("2026-11-20T08:30:00").unwrap()),
             "2026-11-20T08:30:00Z"

@@ -232,7 +232,8 @@ mod tests {
 
     #[test]
     fn env_overrides_the_file() {
-        let mut c: Config = serde_yaml::from_str("embedder:\n  model: a\nrecall:\n  k: 3\n").unwrap();
+        let mut c: Config =
+            serde_yaml::from_str("embedder:\n  model: a\nrecall:\n  k: 3\n").unwrap();
         assert_eq!(c.recall.k, 3);
         assert_eq!(c.recall.mode, "hybrid", "missing keys keep defaults");
         assert_eq!(c.embedder_provider(), "none");
@@ -249,7 +250,9 @@ mod tests {
     #[test]
     fn bad_lock_timeout_is_a_clear_error() {
         let mut c = Config::default();
-        let e = c.apply_env(|k| (k == "ENGRAM_LOCK_TIMEOUT").then(|| "soon".into())).unwrap_err();
+        let e = c
+            .apply_env(|k| (k == "ENGRAM_LOCK_TIMEOUT").then(|| "soon".into()))
+            .unwrap_err();
         assert!(e.to_string().contains("ENGRAM_LOCK_TIMEOUT"));
     }
 }

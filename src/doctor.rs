@@ -27,8 +27,19 @@ pub struct Problem {
 }
 
 impl Problem {
-    fn new(kind: &'static str, path: Option<String>, line: Option<usize>, message: String) -> Problem {
-        Problem { kind, path, line, message, fixed: false }
+    fn new(
+        kind: &'static str,
+        path: Option<String>,
+        line: Option<usize>,
+        message: String,
+    ) -> Problem {
+        Problem {
+            kind,
+            path,
+            line,
+            message,
+            fixed: false,
+        }
     }
 }
 
@@ -43,7 +54,9 @@ pub fn doctor(store: &mut Store, lock: &VaultLock, fix: bool) -> Result<Vec<Prob
         match vault.read(&file.rel) {
             Ok(loaded) => {
                 if loaded.record.id_in_file {
-                    ids.entry(loaded.record.id.clone()).or_default().push(file.rel.clone());
+                    ids.entry(loaded.record.id.clone())
+                        .or_default()
+                        .push(file.rel.clone());
                 }
             }
             Err(Error::Parse { line, message, .. }) => problems.push(Problem::new(
@@ -52,10 +65,18 @@ pub fn doctor(store: &mut Store, lock: &VaultLock, fix: bool) -> Result<Vec<Prob
                 Some(line),
                 format!("{message}; edit the file to fix it (engram skips it until then)"),
             )),
-            Err(e) => problems.push(Problem::new("broken_file", Some(file.rel.clone()), None, e.to_string())),
+            Err(e) => problems.push(Problem::new(
+                "broken_file",
+                Some(file.rel.clone()),
+                None,
+                e.to_string(),
+            )),
         }
     }
-    let mut duplicates: Vec<_> = ids.into_iter().filter(|(_, paths)| paths.len() > 1).collect();
+    let mut duplicates: Vec<_> = ids
+        .into_iter()
+        .filter(|(_, paths)| paths.len() > 1)
+        .collect();
     duplicates.sort();
     for (id, paths) in duplicates {
         problems.push(Problem::new(
@@ -72,8 +93,18 @@ pub fn doctor(store: &mut Store, lock: &VaultLock, fix: bool) -> Result<Vec<Prob
     for entry in walkdir::WalkDir::new(vault.root()).into_iter().flatten() {
         let name = entry.file_name().to_string_lossy();
         if entry.file_type().is_file() && name.starts_with(".engram-tmp-") {
-            let rel = entry.path().strip_prefix(vault.root()).unwrap_or(entry.path()).display().to_string();
-            let mut p = Problem::new("temp_file", Some(rel), None, "a temporary file left by an interrupted write".into());
+            let rel = entry
+                .path()
+                .strip_prefix(vault.root())
+                .unwrap_or(entry.path())
+                .display()
+                .to_string();
+            let mut p = Problem::new(
+                "temp_file",
+                Some(rel),
+                None,
+                "a temporary file left by an interrupted write".into(),
+            );
             if fix {
                 p.fixed = std::fs::remove_file(entry.path()).is_ok();
             }
@@ -83,10 +114,20 @@ pub fn doctor(store: &mut Store, lock: &VaultLock, fix: bool) -> Result<Vec<Prob
     let mut drift = Vec::new();
     let diff = sync::stat_diff(store.known_files(), &found);
     for f in &diff.to_check {
-        drift.push(Problem::new("index_drift", Some(f.rel.clone()), None, "changed or new since the index last saw it".into()));
+        drift.push(Problem::new(
+            "index_drift",
+            Some(f.rel.clone()),
+            None,
+            "changed or new since the index last saw it".into(),
+        ));
     }
     for rel in &diff.missing {
-        drift.push(Problem::new("index_drift", Some(rel.clone()), None, "in the index but no longer on disk".into()));
+        drift.push(Problem::new(
+            "index_drift",
+            Some(rel.clone()),
+            None,
+            "in the index but no longer on disk".into(),
+        ));
     }
     let (known, broken) = store.file_counts();
     let indexed = store.index().num_docs() as usize;
@@ -95,7 +136,10 @@ pub fn doctor(store: &mut Store, lock: &VaultLock, fix: bool) -> Result<Vec<Prob
             "index_drift",
             None,
             None,
-            format!("the index holds {indexed} records where {} files parse", known - broken),
+            format!(
+                "the index holds {indexed} records where {} files parse",
+                known - broken
+            ),
         ));
     }
     if let Some(embedder) = store.embedder() {
@@ -106,7 +150,10 @@ pub fn doctor(store: &mut Store, lock: &VaultLock, fix: bool) -> Result<Vec<Prob
                 file.header().embedder,
                 embedder.name()
             )),
-            Ok(Some(file)) if file.len() < live => Some(format!("{} of {live} records have no vector", live - file.len())),
+            Ok(Some(file)) if file.len() < live => Some(format!(
+                "{} of {live} records have no vector",
+                live - file.len()
+            )),
             Ok(None) if live > 0 => Some("the vector file is missing".into()),
             Err(e) => Some(e.to_string()),
             _ => None,
@@ -131,4 +178,3 @@ pub fn doctor(store: &mut Store, lock: &VaultLock, fix: bool) -> Result<Vec<Prob
     problems.extend(drift);
     Ok(problems)
 }
-

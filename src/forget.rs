@@ -10,20 +10,30 @@ use crate::store::{Change, Store};
 use crate::vault::VaultLock;
 
 /// Forgets the record `needle` names (id, id prefix or path).
-pub fn forget(store: &mut Store, _lock: &VaultLock, needle: &str, hard: bool, now: Timestamp) -> Result<Mutation> {
+pub fn forget(
+    store: &mut Store,
+    _lock: &VaultLock,
+    needle: &str,
+    hard: bool,
+    now: Timestamp,
+) -> Result<Mutation> {
     let doc = store.resolve(needle)?;
     let loaded = store.vault().read(&doc.path)?;
     let mut record = loaded.record;
     let change = if hard {
         store.vault().delete(&loaded.rel, &loaded.stamp)?;
-        Change::Remove { rel: loaded.rel.clone() }
+        Change::Remove {
+            rel: loaded.rel.clone(),
+        }
     } else {
         record.status = Status::Invalidated;
         if record.valid_to.is_none_or(|t| t > now) {
             record.valid_to = Some(now);
         }
         record.updated = Some(now);
-        let stamp = store.vault().rewrite(&loaded.rel, &record.render(), &loaded.stamp)?;
+        let stamp = store
+            .vault()
+            .rewrite(&loaded.rel, &record.render(), &loaded.stamp)?;
         Change::Upsert {
             rel: loaded.rel.clone(),
             record: Box::new(record.clone()),
@@ -38,6 +48,10 @@ pub fn forget(store: &mut Store, _lock: &VaultLock, needle: &str, hard: bool, no
         content: record.content().to_string(),
         path: loaded.rel,
         previous: None,
-        reason: Some(if hard { "forget --hard: file deleted".into() } else { "forget: invalidated".into() }),
+        reason: Some(if hard {
+            "forget --hard: file deleted".into()
+        } else {
+            "forget: invalidated".into()
+        }),
     })
 }

@@ -23,11 +23,17 @@ pub fn reciprocal_rank<K: Copy + Eq + Hash>(lists: &[&[(K, f32)]], k: f64) -> Ha
 pub fn weighted<K: Copy + Eq + Hash>(lists: &[&[(K, f32)]], weights: &[f64]) -> HashMap<K, f64> {
     let mut fused = HashMap::new();
     for (list, weight) in lists.iter().zip(weights) {
-        let (lo, hi) = list.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), (_, s)| {
-            (lo.min(f64::from(*s)), hi.max(f64::from(*s)))
-        });
+        let (lo, hi) = list
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), (_, s)| {
+                (lo.min(f64::from(*s)), hi.max(f64::from(*s)))
+            });
         for (key, score) in *list {
-            let norm = if hi > lo { (f64::from(*score) - lo) / (hi - lo) } else { 1.0 };
+            let norm = if hi > lo {
+                (f64::from(*score) - lo) / (hi - lo)
+            } else {
+                1.0
+            };
             *fused.entry(*key).or_insert(0.0) += weight * norm;
         }
     }

@@ -15,8 +15,8 @@ use std::path::Path;
 use tantivy::collector::{Count, DocSetCollector, TopDocs};
 use tantivy::query::{AllQuery, BooleanQuery, Occur, Query, RangeQuery, TermQuery};
 use tantivy::schema::{
-    FAST, Field, INDEXED, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing, TextOptions,
-    Value,
+    FAST, Field, INDEXED, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing,
+    TextOptions, Value,
 };
 use tantivy::tokenizer::{
     AsciiFoldingFilter, Language, LowerCaser, RemoveLongFilter, SimpleTokenizer, Stemmer,
@@ -36,20 +36,159 @@ const ANALYZER: &str = "engram_en";
 /// A short English stoplist (179 words). Measured on LoCoMo, it helps BM25; a
 /// longer one (318 words) hurt recall.
 const STOPWORDS: &[&str] = &[
-    "i", "me", "my", "myself", "we", "our", "ours", "ourselves", "you", "your", "yours",
-    "yourself", "yourselves", "he", "him", "his", "himself", "she", "her", "hers", "herself",
-    "it", "its", "itself", "they", "them", "their", "theirs", "themselves", "what", "which",
-    "who", "whom", "this", "that", "these", "those", "am", "is", "are", "was", "were", "be",
-    "been", "being", "have", "has", "had", "having", "do", "does", "did", "doing", "a", "an",
-    "the", "and", "but", "if", "or", "because", "as", "until", "while", "of", "at", "by",
-    "for", "with", "about", "against", "between", "into", "through", "during", "before",
-    "after", "above", "below", "to", "from", "up", "down", "in", "out", "on", "off", "over",
-    "under", "again", "further", "then", "once", "here", "there", "when", "where", "why",
-    "how", "all", "any", "both", "each", "few", "more", "most", "other", "some", "such", "no",
-    "nor", "not", "only", "own", "same", "so", "than", "too", "very", "s", "t", "can", "will",
-    "just", "don", "should", "now", "d", "ll", "m", "o", "re", "ve", "y", "ain", "aren",
-    "couldn", "didn", "doesn", "hadn", "hasn", "haven", "isn", "ma", "mightn", "mustn",
-    "needn", "shan", "shouldn", "wasn", "weren", "won", "wouldn",
+    "i",
+    "me",
+    "my",
+    "myself",
+    "we",
+    "our",
+    "ours",
+    "ourselves",
+    "you",
+    "your",
+    "yours",
+    "yourself",
+    "yourselves",
+    "he",
+    "him",
+    "his",
+    "himself",
+    "she",
+    "her",
+    "hers",
+    "herself",
+    "it",
+    "its",
+    "itself",
+    "they",
+    "them",
+    "their",
+    "theirs",
+    "themselves",
+    "what",
+    "which",
+    "who",
+    "whom",
+    "this",
+    "that",
+    "these",
+    "those",
+    "am",
+    "is",
+    "are",
+    "was",
+    "were",
+    "be",
+    "been",
+    "being",
+    "have",
+    "has",
+    "had",
+    "having",
+    "do",
+    "does",
+    "did",
+    "doing",
+    "a",
+    "an",
+    "the",
+    "and",
+    "but",
+    "if",
+    "or",
+    "because",
+    "as",
+    "until",
+    "while",
+    "of",
+    "at",
+    "by",
+    "for",
+    "with",
+    "about",
+    "against",
+    "between",
+    "into",
+    "through",
+    "during",
+    "before",
+    "after",
+    "above",
+    "below",
+    "to",
+    "from",
+    "up",
+    "down",
+    "in",
+    "out",
+    "on",
+    "off",
+    "over",
+    "under",
+    "again",
+    "further",
+    "then",
+    "once",
+    "here",
+    "there",
+    "when",
+    "where",
+    "why",
+    "how",
+    "all",
+    "any",
+    "both",
+    "each",
+    "few",
+    "more",
+    "most",
+    "other",
+    "some",
+    "such",
+    "no",
+    "nor",
+    "not",
+    "only",
+    "own",
+    "same",
+    "so",
+    "than",
+    "too",
+    "very",
+    "s",
+    "t",
+    "can",
+    "will",
+    "just",
+    "don",
+    "should",
+    "now",
+    "d",
+    "ll",
+    "m",
+    "o",
+    "re",
+    "ve",
+    "y",
+    "ain",
+    "aren",
+    "couldn",
+    "didn",
+    "doesn",
+    "hadn",
+    "hasn",
+    "haven",
+    "isn",
+    "ma",
+    "mightn",
+    "mustn",
+    "needn",
+    "shan",
+    "shouldn",
+    "wasn",
+    "weren",
+    "won",
+    "wouldn",
 ];
 
 /// Every field of the schema.
@@ -120,7 +259,9 @@ fn analyzer() -> TextAnalyzer {
         .filter(RemoveLongFilter::limit(40))
         .filter(LowerCaser)
         .filter(AsciiFoldingFilter)
-        .filter(StopWordFilter::remove(STOPWORDS.iter().map(|s| s.to_string())))
+        .filter(StopWordFilter::remove(
+            STOPWORDS.iter().map(|s| s.to_string()),
+        ))
         .filter(Stemmer::new(Language::English))
         .build()
 }
@@ -205,7 +346,9 @@ impl TextIndex {
         let index = if dir.join("meta.json").exists() {
             let index = Index::open_in_dir(dir)?;
             if index.schema() != schema {
-                return Err(Error::Index("the index was made by another engram version".into()));
+                return Err(Error::Index(
+                    "the index was made by another engram version".into(),
+                ));
             }
             index
         } else {
@@ -281,7 +424,10 @@ impl TextIndex {
             doc.add_text(f.tags, tag);
         }
         if !r.meta.is_empty() {
-            doc.add_text(f.meta, serde_json::to_string(&r.meta).expect("strings serialise"));
+            doc.add_text(
+                f.meta,
+                serde_json::to_string(&r.meta).expect("strings serialise"),
+            );
         }
         doc.add_i64(f.created, r.created.timestamp());
         if let Some(u) = r.updated {
@@ -354,8 +500,12 @@ impl TextIndex {
             Box::new(RangeQuery::new(lo.map(t), hi.map(t)))
         };
         if filter.since.is_some() || filter.until.is_some() {
-            let lo = filter.since.map_or(Bound::Unbounded, |t| Bound::Included(t.timestamp()));
-            let hi = filter.until.map_or(Bound::Unbounded, |t| Bound::Included(t.timestamp()));
+            let lo = filter
+                .since
+                .map_or(Bound::Unbounded, |t| Bound::Included(t.timestamp()));
+            let hi = filter
+                .until
+                .map_or(Bound::Unbounded, |t| Bound::Included(t.timestamp()));
             must.push(range(f.created, lo, hi));
         }
         match filter.validity {
@@ -384,7 +534,12 @@ impl TextIndex {
 
     /// BM25 search: documents matching any analyzed term of `text` and the filter,
     /// best first. Empty when the text has no searchable term.
-    pub fn search(&self, text: &str, filter: &Filter, limit: usize) -> Result<Vec<(f32, DocAddress)>> {
+    pub fn search(
+        &self,
+        text: &str,
+        filter: &Filter,
+        limit: usize,
+    ) -> Result<Vec<(f32, DocAddress)>> {
         let terms = self.analyze(text);
         if terms.is_empty() || limit == 0 {
             return Ok(Vec::new());
@@ -400,7 +555,10 @@ impl TextIndex {
             })
             .collect();
         let query = BooleanQuery::new(vec![
-            (Occur::Must, Box::new(BooleanQuery::new(should)) as Box<dyn Query>),
+            (
+                Occur::Must,
+                Box::new(BooleanQuery::new(should)) as Box<dyn Query>,
+            ),
             (Occur::Must, self.filter_query(filter)),
         ]);
         let searcher = self.reader.searcher();
@@ -413,8 +571,8 @@ impl TextIndex {
             return Ok(Vec::new());
         }
         let searcher = self.reader.searcher();
-        let top = TopDocs::with_limit(limit)
-            .order_by_fast_field::<i64>("created", tantivy::Order::Desc);
+        let top =
+            TopDocs::with_limit(limit).order_by_fast_field::<i64>("created", tantivy::Order::Desc);
         let hits = searcher.search(&self.filter_query(filter), &top)?;
         Ok(hits.into_iter().map(|(_, addr)| addr).collect())
     }
@@ -444,7 +602,10 @@ impl TextIndex {
 
     /// How many documents match the filter.
     pub fn count(&self, filter: &Filter) -> Result<usize> {
-        Ok(self.reader.searcher().search(&self.filter_query(filter), &Count)?)
+        Ok(self
+            .reader
+            .searcher()
+            .search(&self.filter_query(filter), &Count)?)
     }
 
     /// All live documents.
@@ -490,7 +651,11 @@ impl TextIndex {
     pub fn fetch(&self, addr: DocAddress) -> Result<IndexedDoc> {
         let doc: TantivyDocument = self.reader.searcher().doc(addr)?;
         let f = &self.fields;
-        let text = |field: Field| doc.get_first(field).and_then(|v| v.as_str()).map(str::to_string);
+        let text = |field: Field| {
+            doc.get_first(field)
+                .and_then(|v| v.as_str())
+                .map(str::to_string)
+        };
         let time = |field: Field| {
             doc.get_first(field)
                 .and_then(|v| v.as_i64())
@@ -546,7 +711,12 @@ mod tests {
     use crate::clock::parse_time;
 
     fn rec(id: &str, content: &str, user: Option<&str>) -> Record {
-        let mut r = Record::new(id.into(), Kind::Semantic, parse_time("2026-11-01T00:00:00Z").unwrap(), content);
+        let mut r = Record::new(
+            id.into(),
+            Kind::Semantic,
+            parse_time("2026-11-01T00:00:00Z").unwrap(),
+            content,
+        );
         r.user = user.map(str::to_string);
         r
     }
@@ -566,7 +736,10 @@ mod tests {
     #[test]
     fn analyzer_stems_and_drops_stopwords() {
         let (_d, index) = index_with(&[]);
-        assert_eq!(index.analyze("What does the user eat? Eating apples!"), vec!["user", "eat", "appl"]);
+        assert_eq!(
+            index.analyze("What does the user eat? Eating apples!"),
+            vec!["user", "eat", "appl"]
+        );
         assert_eq!(index.analyze("Café"), vec!["cafe"]);
     }
 
@@ -576,22 +749,38 @@ mod tests {
             ("a.md", rec("a", "Likes green tea", Some("alice"))),
             ("b.md", rec("b", "Likes black tea", Some("bob"))),
         ]);
-        let filter = Filter { user: Some("alice".into()), ..Filter::default() };
+        let filter = Filter {
+            user: Some("alice".into()),
+            ..Filter::default()
+        };
         let hits = index.search("tea", &filter, 10).unwrap();
         assert_eq!(hits.len(), 1);
         assert_eq!(index.fetch(hits[0].1).unwrap().id, "a");
-        assert_eq!(index.search("tea", &Filter::default(), 10).unwrap().len(), 2);
+        assert_eq!(
+            index.search("tea", &Filter::default(), 10).unwrap().len(),
+            2
+        );
     }
 
     #[test]
     fn upsert_replaces_by_path_and_remove_deletes() {
         let (_d, index) = index_with(&[("a.md", rec("a", "old words", None))]);
         let mut w = index.writer().unwrap();
-        index.upsert(&w, "a.md", &rec("a", "new words", None)).unwrap();
+        index
+            .upsert(&w, "a.md", &rec("a", "new words", None))
+            .unwrap();
         w.commit().unwrap();
         index.reload().unwrap();
-        assert!(index.search("old", &Filter::default(), 10).unwrap().is_empty());
-        assert_eq!(index.search("new", &Filter::default(), 10).unwrap().len(), 1);
+        assert!(
+            index
+                .search("old", &Filter::default(), 10)
+                .unwrap()
+                .is_empty()
+        );
+        assert_eq!(
+            index.search("new", &Filter::default(), 10).unwrap().len(),
+            1
+        );
         index.remove(&w, "a.md");
         w.commit().unwrap();
         index.reload().unwrap();
@@ -613,7 +802,10 @@ mod tests {
         expired.expires = Some(t("2026-11-05T00:00:00Z"));
         let (_d, index) = index_with(&[("o.md", old), ("n.md", new), ("e.md", expired)]);
         let ids = |v: Validity| {
-            let filter = Filter { validity: v, ..Filter::default() };
+            let filter = Filter {
+                validity: v,
+                ..Filter::default()
+            };
             let mut ids: Vec<String> = index
                 .search("lives", &filter, 10)
                 .unwrap()
@@ -623,8 +815,14 @@ mod tests {
             ids.sort();
             ids
         };
-        assert_eq!(ids(Validity::CurrentAt(t("2026-11-20T00:00:00Z"))), vec!["new"]);
-        assert_eq!(ids(Validity::AsOf(t("2026-11-03T00:00:00Z"))), vec!["exp", "old"]);
+        assert_eq!(
+            ids(Validity::CurrentAt(t("2026-11-20T00:00:00Z"))),
+            vec!["new"]
+        );
+        assert_eq!(
+            ids(Validity::AsOf(t("2026-11-03T00:00:00Z"))),
+            vec!["exp", "old"]
+        );
         assert_eq!(ids(Validity::Any), vec!["exp", "new", "old"]);
     }
 

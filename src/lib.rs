@@ -5,20 +5,20 @@
 //! (`capture`, `recall`, `sync`, `doctor`, `forget`) → storage (`vault`, `index`,
 //! `vectors`) and models (`embed`) → `record`.
 
+pub mod capture;
+pub mod cli;
 pub mod clock;
 pub mod config;
-pub mod error;
-pub mod index;
-pub mod naming;
-pub mod record;
-pub mod vault;
+pub mod doctor;
 pub mod embed;
-pub mod vectors;
-pub mod store;
-pub mod sync;
-pub mod capture;
+pub mod error;
 pub mod forget;
 pub mod fusion;
+pub mod index;
+pub mod naming;
 pub mod recall;
-pub mod doctor;
-pub mod cli;
+pub mod record;
+pub mod store;
+pub mod sync;
+pub mod vault;
+pub mod vectors;

@@ -14,7 +14,8 @@ const CROCKFORD: &[u8; 32] = b"0123456789abcdefghjkmnpqrstvwxyz";
 
 /// A new record id: a ULID in lowercase (sortable by creation time).
 pub fn new_id(generator: &mut ulid::Generator, now: Timestamp) -> String {
-    let t = std::time::UNIX_EPOCH + std::time::Duration::from_millis(now.timestamp_millis().max(0) as u64);
+    let t = std::time::UNIX_EPOCH
+        + std::time::Duration::from_millis(now.timestamp_millis().max(0) as u64);
     // The generator is monotonic within a millisecond; on overflow fall back to random.
     let ulid = generator
         .generate_from_datetime(t)
@@ -128,7 +129,10 @@ mod tests {
         let a = new_id(&mut g, now);
         let b = new_id(&mut g, now);
         assert_eq!(a.len(), 26);
-        assert!(a.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit()));
+        assert!(
+            a.chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+        );
         assert!(a < b, "ids made in one run sort in creation order");
     }
 
@@ -142,7 +146,10 @@ mod tests {
     #[test]
     fn slugs_are_short_ascii_words() {
         assert_eq!(slug("Is vegetarian."), "is-vegetarian");
-        assert_eq!(slug("Lives in Lisbon, Portugal since 2024 and loves it"), "lives-in-lisbon-portugal-since-2024");
+        assert_eq!(
+            slug("Lives in Lisbon, Portugal since 2024 and loves it"),
+            "lives-in-lisbon-portugal-since-2024"
+        );
         assert_eq!(slug("日本語"), "note");
         assert_eq!(slug("../../etc/passwd"), "etc-passwd");
         assert!(slug(&"word ".repeat(100)).len() <= 48);
@@ -150,10 +157,23 @@ mod tests {
 
     #[test]
     fn path_components_cannot_escape() {
-        for hostile in ["../../etc", "/abs/path", "..", ".", ".hidden", "a/b\\c", "", "\0nul", "C:\\x"] {
+        for hostile in [
+            "../../etc",
+            "/abs/path",
+            "..",
+            ".",
+            ".hidden",
+            "a/b\\c",
+            "",
+            "\0nul",
+            "C:\\x",
+        ] {
             let c = path_component(hostile);
             assert!(!c.is_empty());
-            assert!(!c.contains('/') && !c.contains('\\') && !c.contains('.'), "{hostile} -> {c}");
+            assert!(
+                !c.contains('/') && !c.contains('\\') && !c.contains('.'),
+                "{hostile} -> {c}"
+            );
             assert!(!c.starts_with('.'));
         }
         assert_eq!(path_component("Alice Smith"), "alice-smith");
@@ -176,7 +196,10 @@ mod tests {
             record_path(Kind::Working, id, "x", None, Some("../s1"), t),
             "working/s1/x-c1b0ze.md"
         );
-        assert_eq!(record_path(Kind::Procedural, id, "Deploy", None, None, t), "procedural/deploy-c1b0ze.md");
+        assert_eq!(
+            record_path(Kind::Procedural, id, "Deploy", None, None, t),
+            "procedural/deploy-c1b0ze.md"
+        );
     }
 
     #[test]

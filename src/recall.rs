@@ -32,7 +32,9 @@ impl std::str::FromStr for Mode {
             "hybrid" => Ok(Mode::Hybrid),
             "bm25" => Ok(Mode::Bm25),
             "vector" => Ok(Mode::Vector),
-            other => Err(format!("unknown mode '{other}'; use hybrid, bm25 or vector")),
+            other => Err(format!(
+                "unknown mode '{other}'; use hybrid, bm25 or vector"
+            )),
         }
     }
 }
@@ -86,7 +88,11 @@ pub struct RecallOutcome {
 /// Runs a recall against an up-to-date store.
 pub fn recall(store: &Store, request: &RecallRequest) -> Result<RecallOutcome> {
     let cfg = &store.vault().config().recall;
-    let query = request.query.as_deref().map(str::trim).filter(|q| !q.is_empty());
+    let query = request
+        .query
+        .as_deref()
+        .map(str::trim)
+        .filter(|q| !q.is_empty());
     let Some(query) = query else {
         return list_by_salience(store, request);
     };
@@ -117,7 +123,9 @@ pub fn recall(store: &Store, request: &RecallRequest) -> Result<RecallOutcome> {
         match vector_candidates(store, query, &request.filter, candidates) {
             Ok(c) => cosine = c,
             Err(e) if mode == Mode::Hybrid => {
-                outcome.warnings.push(format!("{e}; recall used BM25 alone"));
+                outcome
+                    .warnings
+                    .push(format!("{e}; recall used BM25 alone"));
                 mode_used = Mode::Bm25;
             }
             Err(e) => return Err(e),
@@ -134,7 +142,10 @@ pub fn recall(store: &Store, request: &RecallRequest) -> Result<RecallOutcome> {
     };
     let best = fused.values().cloned().fold(0.0_f64, f64::max);
     let rank_of = |list: &[(DocAddress, f32)]| -> HashMap<DocAddress, (usize, f32)> {
-        list.iter().enumerate().map(|(i, (a, s))| (*a, (i + 1, *s))).collect()
+        list.iter()
+            .enumerate()
+            .map(|(i, (a, s))| (*a, (i + 1, *s)))
+            .collect()
     };
     let bm25_ranks = rank_of(&bm25);
     let cos_ranks = rank_of(&cosine);
@@ -162,7 +173,12 @@ pub fn recall(store: &Store, request: &RecallRequest) -> Result<RecallOutcome> {
     Ok(outcome)
 }
 
-fn vector_candidates(store: &Store, query: &str, filter: &Filter, limit: usize) -> Result<Vec<(DocAddress, f32)>> {
+fn vector_candidates(
+    store: &Store,
+    query: &str,
+    filter: &Filter,
+    limit: usize,
+) -> Result<Vec<(DocAddress, f32)>> {
     let embedder = store.embedder().expect("checked by the caller");
     let Some(file) = VectorFile::open(&store.vault().vectors_path())? else {
         return Ok(Vec::new());
@@ -207,7 +223,12 @@ fn list_by_salience(store: &Store, request: &RecallRequest) -> Result<RecallOutc
     })
 }
 
-fn rescore(doc: IndexedDoc, mut parts: ScoreParts, now: Timestamp, cfg: &crate::config::RecallConfig) -> Hit {
+fn rescore(
+    doc: IndexedDoc,
+    mut parts: ScoreParts,
+    now: Timestamp,
+    cfg: &crate::config::RecallConfig,
+) -> Hit {
     let age_days = (now - doc.created).num_seconds().max(0) as f64 / 86_400.0;
     parts.recency = 0.5_f64.powf(age_days / cfg.recency_half_life_days.max(1e-6));
     parts.importance = doc.importance.unwrap_or(0.5);

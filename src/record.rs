@@ -28,7 +28,12 @@ pub enum Kind {
 
 impl Kind {
     /// All kinds, in tier order.
-    pub const ALL: [Kind; 4] = [Kind::Working, Kind::Episodic, Kind::Semantic, Kind::Procedural];
+    pub const ALL: [Kind; 4] = [
+        Kind::Working,
+        Kind::Episodic,
+        Kind::Semantic,
+        Kind::Procedural,
+    ];
 
     /// The lowercase name used in files, folders and flags.
     pub fn as_str(self) -> &'static str {
@@ -248,12 +253,7 @@ impl Record {
     /// Parses a record file's text. `fallbacks` fill in what a hand-written note lacks.
     pub fn parse(text: &str, fallbacks: &Fallbacks) -> Result<Record, ParseError> {
         let (frontmatter, body) = split_frontmatter(text)?;
-        let mut record = Record::new(
-            fallbacks.id.clone(),
-            fallbacks.kind,
-            fallbacks.created,
-            "",
-        );
+        let mut record = Record::new(fallbacks.id.clone(), fallbacks.kind, fallbacks.created, "");
         record.body = body.to_string();
         record.id_in_file = false;
         record.has_frontmatter = frontmatter.is_some();
@@ -297,7 +297,8 @@ impl Record {
             }
             match name.as_str() {
                 "id" => {
-                    let id = scalar_string(&value).ok_or_else(|| err("`id` must be a string".into()))?;
+                    let id =
+                        scalar_string(&value).ok_or_else(|| err("`id` must be a string".into()))?;
                     if !id.trim().is_empty() {
                         record.id = id.trim().to_string();
                         record.id_in_file = true;
@@ -319,11 +320,15 @@ impl Record {
                     record.last_reinforced =
                         Some(time_field(&value, "last_reinforced").map_err(err)?)
                 }
-                "valid_from" => record.valid_from = Some(time_field(&value, "valid_from").map_err(err)?),
+                "valid_from" => {
+                    record.valid_from = Some(time_field(&value, "valid_from").map_err(err)?)
+                }
                 "valid_to" => record.valid_to = Some(time_field(&value, "valid_to").map_err(err)?),
                 "expires" => record.expires = Some(time_field(&value, "expires").map_err(err)?),
                 "subject" => record.subject = Some(string_field(&value, "subject").map_err(err)?),
-                "category" => record.category = Some(string_field(&value, "category").map_err(err)?),
+                "category" => {
+                    record.category = Some(string_field(&value, "category").map_err(err)?)
+                }
                 "durability" => {
                     record.durability = Some(string_field(&value, "durability").map_err(err)?)
                 }
@@ -336,11 +341,18 @@ impl Record {
                 "superseded_by" => {
                     record.superseded_by = Some(string_field(&value, "superseded_by").map_err(err)?)
                 }
-                "importance" => record.importance = Some(unit_field(&value, "importance").map_err(err)?),
-                "confidence" => record.confidence = Some(unit_field(&value, "confidence").map_err(err)?),
+                "importance" => {
+                    record.importance = Some(unit_field(&value, "importance").map_err(err)?)
+                }
+                "confidence" => {
+                    record.confidence = Some(unit_field(&value, "confidence").map_err(err)?)
+                }
                 "reinforced" => {
                     record.reinforced = Some(value.as_u64().ok_or_else(|| {
-                        err("`reinforced` must be a whole number (how often it was restated)".into())
+                        err(
+                            "`reinforced` must be a whole number (how often it was restated)"
+                                .into(),
+                        )
                     })?)
                 }
                 "pinned" => {
@@ -454,10 +466,16 @@ impl Record {
             m.insert("status", s(self.status.as_str()));
         }
         if !self.sources.is_empty() || self.has_key("sources") {
-            m.insert("sources", Value::Sequence(self.sources.iter().map(|v| s(v)).collect()));
+            m.insert(
+                "sources",
+                Value::Sequence(self.sources.iter().map(|v| s(v)).collect()),
+            );
         }
         if !self.tags.is_empty() || self.has_key("tags") {
-            m.insert("tags", Value::Sequence(self.tags.iter().map(|v| s(v)).collect()));
+            m.insert(
+                "tags",
+                Value::Sequence(self.tags.iter().map(|v| s(v)).collect()),
+            );
         }
         if let Some(v) = self.pinned {
             m.insert("pinned", Value::Bool(v));
@@ -579,7 +597,10 @@ mod tests {
         assert_eq!(r.importance, Some(0.8));
         assert_eq!(r.reinforced, Some(2));
         assert_eq!(r.tags, vec!["food"]);
-        assert_eq!(r.sources, vec!["[[episodic/2026-11/went-vegetarian-7c1b0z]]"]);
+        assert_eq!(
+            r.sources,
+            vec!["[[episodic/2026-11/went-vegetarian-7c1b0z]]"]
+        );
         assert_eq!(r.content(), "Is vegetarian.");
         assert!(r.id_in_file);
     }
@@ -596,7 +617,12 @@ mod tests {
     #[test]
     fn new_record_round_trips_with_every_field() {
         let t = parse_time("2026-11-20T09:12:44Z").unwrap();
-        let mut r = Record::new("01abc".into(), Kind::Episodic, t, "Went to Lisbon: it was *great*");
+        let mut r = Record::new(
+            "01abc".into(),
+            Kind::Episodic,
+            t,
+            "Went to Lisbon: it was *great*",
+        );
         r.subject = Some("user".into());
         r.user = Some("a: tricky \"value\"\nwith newline".into());
         r.importance = Some(0.7);
@@ -641,7 +667,11 @@ mod tests {
 
     #[test]
     fn frontmatter_without_id_uses_the_fallback_and_keeps_its_keys() {
-        let r = Record::parse("---\ntags: [idea]\nkind: procedural\n---\nStep one\n", &fallbacks()).unwrap();
+        let r = Record::parse(
+            "---\ntags: [idea]\nkind: procedural\n---\nStep one\n",
+            &fallbacks(),
+        )
+        .unwrap();
         assert_eq!(r.id, "derived0000000000000000000");
         assert_eq!(r.kind, Kind::Procedural);
         assert_eq!(r.tags, vec!["idea"]);
@@ -664,7 +694,8 @@ mod tests {
 
     #[test]
     fn obsidian_style_values_are_accepted() {
-        let text = "---\ntags: \"#food, travel\"\ncreated: 2026-11-20\nsources: \"[[a]]\"\n---\nx\n";
+        let text =
+            "---\ntags: \"#food, travel\"\ncreated: 2026-11-20\nsources: \"[[a]]\"\n---\nx\n";
         let r = Record::parse(text, &fallbacks()).unwrap();
         assert_eq!(r.tags, vec!["food", "travel"]);
         assert_eq!(format_time(&r.created), "2026-11-20T00:00:00Z");

@@ -154,7 +154,12 @@ impl Store {
 
     /// Number of files the state knows, and of those that are broken.
     pub fn file_counts(&self) -> (usize, usize) {
-        let broken = self.state.files.values().filter(|e| e.broken.is_some()).count();
+        let broken = self
+            .state
+            .files
+            .values()
+            .filter(|e| e.broken.is_some())
+            .count();
         (self.state.files.len(), broken)
     }
 
@@ -196,7 +201,11 @@ impl Store {
             .and_then(|bytes| serde_json::from_slice(&bytes).ok());
         let opstamp = self.index.opstamp()?;
         match state {
-            Some(s) if s.version == STATE_VERSION && s.schema == index::SCHEMA_VERSION && s.opstamp == opstamp => {
+            Some(s)
+                if s.version == STATE_VERSION
+                    && s.schema == index::SCHEMA_VERSION
+                    && s.opstamp == opstamp =>
+            {
                 self.state = s;
                 return Ok(());
             }
@@ -295,7 +304,9 @@ impl Store {
                     continue;
                 }
                 Err(e) => {
-                    report.warnings.push(format!("{}: {e}; skipped", path.display()));
+                    report
+                        .warnings
+                        .push(format!("{}: {e}; skipped", path.display()));
                     continue;
                 }
             };
@@ -332,7 +343,9 @@ impl Store {
                         line,
                         message: message.clone(),
                     });
-                    changes.push(Change::Remove { rel: file.rel.clone() });
+                    changes.push(Change::Remove {
+                        rel: file.rel.clone(),
+                    });
                     self.state.files.insert(
                         file.rel.clone(),
                         FileEntry {
@@ -378,7 +391,11 @@ impl Store {
     /// Applies changes to the index, vectors and state. The caller holds the lock
     /// and has already written the files. Returns the number of records embedded
     /// and any warnings (an embedder failure costs vectors, never records).
-    pub fn apply(&mut self, changes: Vec<Change>, fill_vectors: bool) -> Result<(usize, Vec<String>)> {
+    pub fn apply(
+        &mut self,
+        changes: Vec<Change>,
+        fill_vectors: bool,
+    ) -> Result<(usize, Vec<String>)> {
         if changes.is_empty() && !(fill_vectors && self.vectors_stale()?) {
             return Ok((0, Vec::new()));
         }
@@ -390,7 +407,11 @@ impl Store {
                 match change {
                     Change::Upsert { rel, record, stamp } => {
                         self.index.upsert(&writer, &rel, &record)?;
-                        to_embed.push((index::vector_key(&record.id), content_key(record.content()), record.content().to_string()));
+                        to_embed.push((
+                            index::vector_key(&record.id),
+                            content_key(record.content()),
+                            record.content().to_string(),
+                        ));
                         self.state.files.insert(
                             rel,
                             FileEntry {
@@ -502,7 +523,10 @@ impl Store {
         let Some(dim) = dim else {
             return Ok((0, warnings));
         };
-        let header = VectorHeader { embedder: name, dim };
+        let header = VectorHeader {
+            embedder: name,
+            dim,
+        };
         VectorFile::write(&path, &header, old.as_ref(), &remove, &rows)?;
         Ok((rows.len(), warnings))
     }

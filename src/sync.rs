@@ -92,15 +92,16 @@ pub fn pair_renames(
     let mut by_hash: HashMap<&str, Vec<&str>> = HashMap::new();
     for rel in missing {
         if let Some(e) = known.get(rel) {
-            by_hash.entry(e.hash.as_str()).or_default().push(rel.as_str());
+            by_hash
+                .entry(e.hash.as_str())
+                .or_default()
+                .push(rel.as_str());
         }
     }
     let mut pairs = Vec::new();
     for (to, hash) in added {
-        if let Some(froms) = by_hash.get_mut(hash.as_str()) {
-            if let Some(from) = froms.pop() {
-                pairs.push((from.to_string(), to.clone()));
-            }
+        if let Some(from) = by_hash.get_mut(hash.as_str()).and_then(|f| f.pop()) {
+            pairs.push((from.to_string(), to.clone()));
         }
     }
     pairs
@@ -111,11 +112,21 @@ mod tests {
     use super::*;
 
     fn entry(size: u64, mtime: i64, hash: &str) -> FileEntry {
-        FileEntry { size, mtime_ns: mtime, hash: hash.into(), id: "x".into(), broken: None }
+        FileEntry {
+            size,
+            mtime_ns: mtime,
+            hash: hash.into(),
+            id: "x".into(),
+            broken: None,
+        }
     }
 
     fn found(rel: &str, size: u64, mtime: i64) -> FoundFile {
-        FoundFile { rel: rel.into(), size, mtime_ns: mtime }
+        FoundFile {
+            rel: rel.into(),
+            size,
+            mtime_ns: mtime,
+        }
     }
 
     #[test]
@@ -133,7 +144,14 @@ mod tests {
             ("b.md".to_string(), entry(3, 10, "h")),
             ("gone.md".to_string(), entry(3, 10, "h")),
         ]);
-        let diff = stat_diff(&known, &[found("a.md", 4, 10), found("b.md", 3, 11), found("new.md", 1, 1)]);
+        let diff = stat_diff(
+            &known,
+            &[
+                found("a.md", 4, 10),
+                found("b.md", 3, 11),
+                found("new.md", 1, 1),
+            ],
+        );
         let checked: Vec<&str> = diff.to_check.iter().map(|f| f.rel.as_str()).collect();
         assert_eq!(checked, vec!["a.md", "b.md", "new.md"]);
         assert_eq!(diff.missing, vec!["gone.md"]);
@@ -157,7 +175,10 @@ mod tests {
         let pairs = pair_renames(
             &known,
             &["old.md".into(), "other.md".into()],
-            &[("new.md".into(), "h1".into()), ("fresh.md".into(), "h9".into())],
+            &[
+                ("new.md".into(), "h1".into()),
+                ("fresh.md".into(), "h9".into()),
+            ],
         );
         assert_eq!(pairs, vec![("old.md".to_string(), "new.md".to_string())]);
     }

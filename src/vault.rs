@@ -22,7 +22,8 @@ use crate::naming;
 use crate::record::{Fallbacks, Record};
 
 /// The lines `engram init` puts in `.gitignore`.
-const GITIGNORE: &str = "# engram: derived files, rebuilt by `engram reindex`\n.engram/*\n!.engram/config.yaml\n";
+const GITIGNORE: &str =
+    "# engram: derived files, rebuilt by `engram reindex`\n.engram/*\n!.engram/config.yaml\n";
 
 /// An open vault.
 #[derive(Debug, Clone)]
@@ -93,7 +94,8 @@ pub fn default_vault_dir() -> Result<PathBuf> {
         Some(d) => Ok(d.join("engram").join("vault")),
         None => Err(Error::VaultNotFound {
             path: PathBuf::from("~/.local/share/engram/vault"),
-            reason: "neither HOME nor XDG_DATA_HOME is set; pass --vault DIR or set ENGRAM_VAULT".into(),
+            reason: "neither HOME nor XDG_DATA_HOME is set; pass --vault DIR or set ENGRAM_VAULT"
+                .into(),
         }),
     }
 }
@@ -136,7 +138,11 @@ impl Vault {
         match fs::read_to_string(&gitignore) {
             Ok(text) if text.lines().any(|l| l.trim() == ".engram/*") => {}
             Ok(text) => {
-                let sep = if text.is_empty() || text.ends_with('\n') { "" } else { "\n" };
+                let sep = if text.is_empty() || text.ends_with('\n') {
+                    ""
+                } else {
+                    "\n"
+                };
                 write_atomic(&gitignore, format!("{text}{sep}{GITIGNORE}").as_bytes())?;
             }
             Err(_) => write_atomic(&gitignore, GITIGNORE.as_bytes())?,
@@ -218,11 +224,16 @@ impl Vault {
                 continue;
             }
             let path = entry.path();
-            if path.extension().is_none_or(|e| !e.eq_ignore_ascii_case("md")) {
+            if path
+                .extension()
+                .is_none_or(|e| !e.eq_ignore_ascii_case("md"))
+            {
                 continue;
             }
             let Ok(meta) = entry.metadata() else { continue };
-            let Some(rel) = self.rel_of(path) else { continue };
+            let Some(rel) = self.rel_of(path) else {
+                continue;
+            };
             found.push(FoundFile {
                 rel,
                 size: meta.len(),
@@ -251,13 +262,21 @@ impl Vault {
         } else {
             self.root.join(candidate)
         };
-        let escapes = || Error::Input(format!("'{input}' is outside the vault {}", self.root.display()));
+        let escapes = || {
+            Error::Input(format!(
+                "'{input}' is outside the vault {}",
+                self.root.display()
+            ))
+        };
         let real = fs::canonicalize(&joined).map_err(|_| Error::NotFound(input.to_string()))?;
         if !real.starts_with(&self.root) {
             return Err(escapes());
         }
         let rel = self.rel_of(&real).ok_or_else(escapes)?;
-        if Path::new(&rel).components().any(|c| !matches!(c, Component::Normal(_))) {
+        if Path::new(&rel)
+            .components()
+            .any(|c| !matches!(c, Component::Normal(_)))
+        {
             return Err(escapes());
         }
         Ok(rel)
@@ -286,7 +305,10 @@ impl Vault {
         let path = self.abs(rel);
         let text = std::str::from_utf8(bytes).map_err(|e| Error::Parse {
             path: path.clone(),
-            line: 1 + bytes[..e.valid_up_to()].iter().filter(|b| **b == b'\n').count(),
+            line: 1 + bytes[..e.valid_up_to()]
+                .iter()
+                .filter(|b| **b == b'\n')
+                .count(),
             message: "not valid UTF-8 text".into(),
         })?;
         let fallbacks = Fallbacks {
@@ -348,10 +370,8 @@ impl Vault {
         }
         fs::remove_file(&path).map_err(|e| Error::io(&path, e))?;
         // Leave no empty folders behind that engram made (best effort).
-        if let Some(dir) = path.parent() {
-            if dir != self.root {
-                let _ = fs::remove_dir(dir);
-            }
+        if let Some(dir) = path.parent().filter(|d| *d != self.root) {
+            let _ = fs::remove_dir(dir);
         }
         Ok(())
     }
@@ -386,7 +406,9 @@ fn stamp_of(path: &Path, bytes: &[u8]) -> Result<FileStamp> {
 
 fn temp_in(path: &Path) -> std::io::Result<tempfile::NamedTempFile> {
     let dir = path.parent().unwrap_or(Path::new("."));
-    tempfile::Builder::new().prefix(".engram-tmp-").tempfile_in(dir)
+    tempfile::Builder::new()
+        .prefix(".engram-tmp-")
+        .tempfile_in(dir)
 }
 
 /// Atomically writes `bytes` to `path` (replacing it): temporary file in the same
@@ -435,7 +457,14 @@ mod tests {
     #[test]
     fn walk_skips_dot_folders_and_non_markdown() {
         let (_d, v) = vault();
-        for p in ["a.md", "x/b.md", ".obsidian/c.md", ".git/d.md", "e.txt", "x/.trash/f.md"] {
+        for p in [
+            "a.md",
+            "x/b.md",
+            ".obsidian/c.md",
+            ".git/d.md",
+            "e.txt",
+            "x/.trash/f.md",
+        ] {
             let path = v.abs(p);
             fs::create_dir_all(path.parent().unwrap()).unwrap();
             fs::write(path, "hi").unwrap();

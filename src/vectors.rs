@@ -77,14 +77,17 @@ impl VectorFile {
         if map.len() < header_end {
             return Err(corrupt());
         }
-        let header: VectorHeader = serde_json::from_slice(&map[12..header_end]).map_err(|_| corrupt())?;
+        let header: VectorHeader =
+            serde_json::from_slice(&map[12..header_end]).map_err(|_| corrupt())?;
         let data_start = header_end.next_multiple_of(8);
         let file = VectorFile {
             header,
             map,
             data_start,
         };
-        if file.header.dim == 0 || (file.map.len().saturating_sub(data_start)) % file.row_size() != 0 {
+        if file.header.dim == 0
+            || !(file.map.len().saturating_sub(data_start)).is_multiple_of(file.row_size())
+        {
             return Err(corrupt());
         }
         Ok(Some(file))
@@ -134,7 +137,12 @@ impl VectorFile {
 
     /// The `limit` rows most similar to `query` among those `allowed` accepts,
     /// as (cosine, key), best first.
-    pub fn search(&self, query: &[f32], allowed: impl Fn(u64) -> bool, limit: usize) -> Vec<(f32, u64)> {
+    pub fn search(
+        &self,
+        query: &[f32],
+        allowed: impl Fn(u64) -> bool,
+        limit: usize,
+    ) -> Vec<(f32, u64)> {
         if query.len() != self.header.dim || limit == 0 {
             return Vec::new();
         }
@@ -176,7 +184,8 @@ impl VectorFile {
             let mut out = std::io::BufWriter::new(tmp.as_file_mut());
             let json = serde_json::to_vec(header).expect("header serialises");
             out.write_all(MAGIC).map_err(io)?;
-            out.write_all(&(json.len() as u32).to_le_bytes()).map_err(io)?;
+            out.write_all(&(json.len() as u32).to_le_bytes())
+                .map_err(io)?;
             out.write_all(&json).map_err(io)?;
             let pad = (12 + json.len()).next_multiple_of(8) - (12 + json.len());
             out.write_all(&[0u8; 8][..pad]).map_err(io)?;
@@ -187,7 +196,8 @@ impl VectorFile {
                         continue;
                     }
                     let start = old.data_start + i * old.row_size();
-                    out.write_all(&old.map[start..start + old.row_size()]).map_err(io)?;
+                    out.write_all(&old.map[start..start + old.row_size()])
+                        .map_err(io)?;
                 }
             }
             for row in add {
@@ -219,19 +229,32 @@ mod tests {
     fn row(key: u64, v: &[f32]) -> VectorRow {
         let mut vector = v.to_vec();
         normalize(&mut vector);
-        VectorRow { key, content_hash: key * 10, vector }
+        VectorRow {
+            key,
+            content_hash: key * 10,
+            vector,
+        }
     }
 
     #[test]
     fn write_open_search_round_trip() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("v.bin");
-        let header = VectorHeader { embedder: "test".into(), dim: 3 };
-        VectorFile::write(&path, &header, None, &HashSet::new(), &[
-            row(1, &[1.0, 0.0, 0.0]),
-            row(2, &[0.0, 1.0, 0.0]),
-            row(3, &[0.7, 0.7, 0.0]),
-        ])
+        let header = VectorHeader {
+            embedder: "test".into(),
+            dim: 3,
+        };
+        VectorFile::write(
+            &path,
+            &header,
+            None,
+            &HashSet::new(),
+            &[
+                row(1, &[1.0, 0.0, 0.0]),
+                row(2, &[0.0, 1.0, 0.0]),
+                row(3, &[0.7, 0.7, 0.0]),
+            ],
+        )
         .unwrap();
         let file = VectorFile::open(&path).unwrap().unwrap();
         assert_eq!(file.len(), 3);
@@ -248,10 +271,27 @@ mod tests {
     fn rewrite_replaces_and_removes_rows() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("v.bin");
-        let header = VectorHeader { embedder: "test".into(), dim: 2 };
-        VectorFile::write(&path, &header, None, &HashSet::new(), &[row(1, &[1.0, 0.0]), row(2, &[0.0, 1.0])]).unwrap();
+        let header = VectorHeader {
+            embedder: "test".into(),
+            dim: 2,
+        };
+        VectorFile::write(
+            &path,
+            &header,
+            None,
+            &HashSet::new(),
+            &[row(1, &[1.0, 0.0]), row(2, &[0.0, 1.0])],
+        )
+        .unwrap();
         let old = VectorFile::open(&path).unwrap().unwrap();
-        VectorFile::write(&path, &header, Some(&old), &HashSet::from([2]), &[row(1, &[0.0, 1.0]), row(4, &[1.0, 1.0])]).unwrap();
+        VectorFile::write(
+            &path,
+            &header,
+            Some(&old),
+            &HashSet::from([2]),
+            &[row(1, &[0.0, 1.0]), row(4, &[1.0, 1.0])],
+        )
+        .unwrap();
         let file = VectorFile::open(&path).unwrap().unwrap();
         let mut keys: Vec<u64> = file.keys().into_keys().collect();
         keys.sort();
@@ -263,11 +303,24 @@ mod tests {
     fn a_different_embedder_drops_old_rows() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("v.bin");
-        let a = VectorHeader { embedder: "a".into(), dim: 2 };
+        let a = VectorHeader {
+            embedder: "a".into(),
+            dim: 2,
+        };
         VectorFile::write(&path, &a, None, &HashSet::new(), &[row(1, &[1.0, 0.0])]).unwrap();
         let old = VectorFile::open(&path).unwrap().unwrap();
-        let b = VectorHeader { embedder: "b".into(), dim: 2 };
-        VectorFile::write(&path, &b, Some(&old), &HashSet::new(), &[row(2, &[1.0, 0.0])]).unwrap();
+        let b = VectorHeader {
+            embedder: "b".into(),
+            dim: 2,
+        };
+        VectorFile::write(
+            &path,
+            &b,
+            Some(&old),
+            &HashSet::new(),
+            &[row(2, &[1.0, 0.0])],
+        )
+        .unwrap();
         let file = VectorFile::open(&path).unwrap().unwrap();
         assert_eq!(file.len(), 1);
         assert_eq!(file.header().embedder, "b");

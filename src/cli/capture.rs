@@ -85,7 +85,10 @@ pub fn run(ctx: &Context, args: CaptureArgs, now: Timestamp) -> anyhow::Result<E
             if input.trim().is_empty() {
                 return Err(Error::Input("nothing to capture: the input is empty".into()).into());
             }
-            vec![CaptureItem { content: input.trim().to_string(), ..CaptureItem::default() }]
+            vec![CaptureItem {
+                content: input.trim().to_string(),
+                ..CaptureItem::default()
+            }]
         }
     };
     let vault = ctx.open_vault_for_write()?;
@@ -94,8 +97,15 @@ pub fn run(ctx: &Context, args: CaptureArgs, now: Timestamp) -> anyhow::Result<E
     let progress = ctx.out.progress();
     let report = store.sync_locked(&lock, &progress)?;
     ctx.out.sync_warnings(&report);
-    let (mutations, warnings) =
-        capture::capture_raw(&mut store, &lock, &items, &defaults, now, args.dry_run, &progress)?;
+    let (mutations, warnings) = capture::capture_raw(
+        &mut store,
+        &lock,
+        &items,
+        &defaults,
+        now,
+        args.dry_run,
+        &progress,
+    )?;
     drop(lock);
     for w in &warnings {
         ctx.out.warn(w);
@@ -107,16 +117,18 @@ pub fn run(ctx: &Context, args: CaptureArgs, now: Timestamp) -> anyhow::Result<E
                 m.as_object_mut().map(|o| o.remove("reason"));
             }
         }
-        ctx.out.json(&json!({ "mutations": list, "dry_run": args.dry_run }));
+        ctx.out
+            .json(&json!({ "mutations": list, "dry_run": args.dry_run }));
     } else if !ctx.out.quiet || args.dry_run {
         let prefix = if args.dry_run { "would " } else { "" };
         let mut text = String::new();
         for m in &mutations {
-            text.push_str(&format!("{prefix}{:<6} {:<10} {}  {}\n", m.op, m.kind, m.id, m.path));
-            if args.explain {
-                if let Some(r) = &m.reason {
-                    text.push_str(&format!("       because: {r}\n"));
-                }
+            text.push_str(&format!(
+                "{prefix}{:<6} {:<10} {}  {}\n",
+                m.op, m.kind, m.id, m.path
+            ));
+            if let Some(r) = m.reason.as_ref().filter(|_| args.explain) {
+                text.push_str(&format!("       because: {r}\n"));
             }
         }
         ctx.out.print(&text);
@@ -125,10 +137,10 @@ pub fn run(ctx: &Context, args: CaptureArgs, now: Timestamp) -> anyhow::Result<E
 }
 
 fn defaults(args: &CaptureArgs) -> Result<CaptureDefaults, Error> {
-    if let Some(i) = args.importance {
-        if !(0.0..=1.0).contains(&i) {
-            return Err(Error::Input(format!("--importance {i}: give a number from 0 to 1")));
-        }
+    if let Some(i) = args.importance.filter(|i| !(0.0..=1.0).contains(i)) {
+        return Err(Error::Input(format!(
+            "--importance {i}: give a number from 0 to 1"
+        )));
     }
     let ttl = args
         .ttl
@@ -142,7 +154,11 @@ fn defaults(args: &CaptureArgs) -> Result<CaptureDefaults, Error> {
         agent: args.agent.clone(),
         session: args.session.clone(),
         importance: args.importance,
-        tags: args.tags.as_deref().map(capture::split_tags).unwrap_or_default(),
+        tags: args
+            .tags
+            .as_deref()
+            .map(capture::split_tags)
+            .unwrap_or_default(),
         ttl,
     })
 }
@@ -163,9 +179,11 @@ fn read_input(args: &CaptureArgs) -> Result<String, Error> {
     };
     match &args.file {
         Some(p) if p.as_os_str() == "-" => from_stdin("standard input"),
-        Some(p) => std::fs::read_to_string(p).map_err(|e| Error::Input(format!("--file {}: {e}", p.display()))),
+        Some(p) => std::fs::read_to_string(p)
+            .map_err(|e| Error::Input(format!("--file {}: {e}", p.display()))),
         None if std::io::stdin().is_terminal() => Err(Error::Input(
-            "nothing to capture: give TEXT, --file FILE, or pipe the input on standard input".into(),
+            "nothing to capture: give TEXT, --file FILE, or pipe the input on standard input"
+                .into(),
         )),
         None => from_stdin("standard input"),
     }
@@ -174,13 +192,23 @@ fn read_input(args: &CaptureArgs) -> Result<String, Error> {
 /// Raw chat input: one record per message, the user's in full and the
 /// assistant's cut to `assistant_chars`.
 fn chat_items(input: &str, assistant_chars: usize) -> Result<Vec<CaptureItem>, Error> {
-    let bad = |why: &str| Error::Input(format!("--input chat: {why}; expected a JSON array of {{\"role\", \"content\"}} messages"));
+    let bad = |why: &str| {
+        Error::Input(format!(
+            "--input chat: {why}; expected a JSON array of {{\"role\", \"content\"}} messages"
+        ))
+    };
     let value: serde_json::Value = serde_json::from_str(input).map_err(|e| bad(&e.to_string()))?;
     let messages = value.as_array().ok_or_else(|| bad("not an array"))?;
     let mut items = Vec::new();
     for (i, m) in messages.iter().enumerate() {
-        let role = m.get("role").and_then(|r| r.as_str()).ok_or_else(|| bad(&format!("message {} has no role", i + 1)))?;
-        let content = m.get("content").and_then(|c| c.as_str()).ok_or_else(|| bad(&format!("message {} has no text content", i + 1)))?;
+        let role = m
+            .get("role")
+            .and_then(|r| r.as_str())
+            .ok_or_else(|| bad(&format!("message {} has no role", i + 1)))?;
+        let content = m
+            .get("content")
+            .and_then(|c| c.as_str())
+            .ok_or_else(|| bad(&format!("message {} has no text content", i + 1)))?;
         let content = match role {
             "user" => content.trim().to_string(),
             "assistant" => content.trim().chars().take(assistant_chars).collect(),
@@ -189,7 +217,10 @@ fn chat_items(input: &str, assistant_chars: usize) -> Result<Vec<CaptureItem>, E
         if content.is_empty() {
             continue;
         }
-        let mut item = CaptureItem { content, ..CaptureItem::default() };
+        let mut item = CaptureItem {
+            content,
+            ..CaptureItem::default()
+        };
         item.meta.insert("role".into(), role.to_string());
         items.push(item);
     }

@@ -23,7 +23,8 @@ pub fn run(ctx: &Context, args: DoctorArgs) -> anyhow::Result<ExitCode> {
     let problems = doctor::doctor(&mut store, &lock, args.fix)?;
     let remaining = problems.iter().filter(|p| !p.fixed).count();
     if ctx.out.json {
-        ctx.out.json(&json!({ "ok": remaining == 0, "problems": problems }));
+        ctx.out
+            .json(&json!({ "ok": remaining == 0, "problems": problems }));
     } else {
         let mut text = String::new();
         for p in &problems {
@@ -40,9 +41,15 @@ pub fn run(ctx: &Context, args: DoctorArgs) -> anyhow::Result<ExitCode> {
         } else if remaining == 0 {
             text.push_str("ok: everything found was fixed\n");
         } else if !args.fix {
-            text.push_str(&format!("{remaining} problem(s); `engram doctor --fix` repairs index drift\n"));
+            text.push_str(&format!(
+                "{remaining} problem(s); `engram doctor --fix` repairs index drift\n"
+            ));
         }
         ctx.out.print(&text);
     }
-    Ok(if remaining == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+    Ok(if remaining == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
 }

@@ -40,12 +40,21 @@ pub fn run(ctx: &Context, args: InitArgs) -> anyhow::Result<ExitCode> {
             .arg(vault.root())
             .status()
             .context("could not run `git init`; is git installed?")?;
-        anyhow::ensure!(status.success(), "`git init` failed in {}", vault.root().display());
+        anyhow::ensure!(
+            status.success(),
+            "`git init` failed in {}",
+            vault.root().display()
+        );
     }
     if ctx.out.json {
-        ctx.out.json(&json!({ "vault": vault.root(), "created": !existed }));
+        ctx.out
+            .json(&json!({ "vault": vault.root(), "created": !existed }));
     } else if !ctx.out.quiet {
-        let verb = if existed { "Vault already set up at" } else { "Created a vault at" };
+        let verb = if existed {
+            "Vault already set up at"
+        } else {
+            "Created a vault at"
+        };
         ctx.out.line(&format!("{verb} {}", vault.root().display()));
     }
     Ok(ExitCode::SUCCESS)

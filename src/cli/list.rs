@@ -22,7 +22,9 @@ pub fn run(ctx: &Context, args: ListArgs, now: Timestamp) -> anyhow::Result<Exit
     let filter = args.filter.to_filter(now)?;
     let store = ctx.open_synced()?;
     let index = store.index();
-    let limit = args.limit.unwrap_or_else(|| index.count(&filter).unwrap_or(0));
+    let limit = args
+        .limit
+        .unwrap_or_else(|| index.count(&filter).unwrap_or(0));
     let mut docs = Vec::new();
     for addr in index.newest(&filter, limit)? {
         docs.push(index.fetch(addr)?);
@@ -34,8 +36,18 @@ pub fn run(ctx: &Context, args: ListArgs, now: Timestamp) -> anyhow::Result<Exit
         let text: String = docs
             .iter()
             .map(|d| {
-                let status = if d.status == "active" { String::new() } else { format!(" [{}]", d.status) };
-                format!("{}  {:<10} {}{status}  {}\n", d.id, d.kind, &d.created_text()[..10], one_line(&d.content, 80))
+                let status = if d.status == "active" {
+                    String::new()
+                } else {
+                    format!(" [{}]", d.status)
+                };
+                format!(
+                    "{}  {:<10} {}{status}  {}\n",
+                    d.id,
+                    d.kind,
+                    &d.created_text()[..10],
+                    one_line(&d.content, 80)
+                )
             })
             .collect();
         ctx.out.print(&text);

@@ -16,18 +16,30 @@ pub fn run_stats(ctx: &Context, now: Timestamp) -> anyhow::Result<ExitCode> {
     let index = store.index();
     let mut by_kind = Map::new();
     for kind in Kind::ALL {
-        let filter = Filter { kinds: vec![kind], ..Filter::default() };
+        let filter = Filter {
+            kinds: vec![kind],
+            ..Filter::default()
+        };
         by_kind.insert(kind.to_string(), json!(index.count(&filter)?));
     }
     let mut by_status = Map::new();
     for status in Status::ALL {
-        let filter = Filter { status: Some(status), ..Filter::default() };
+        let filter = Filter {
+            status: Some(status),
+            ..Filter::default()
+        };
         by_status.insert(status.to_string(), json!(index.count(&filter)?));
     }
-    let current = index.count(&Filter { validity: Validity::CurrentAt(now), ..Filter::default() })?;
+    let current = index.count(&Filter {
+        validity: Validity::CurrentAt(now),
+        ..Filter::default()
+    })?;
     let (files, broken) = store.file_counts();
     let records = index.num_docs();
-    let vectors = match (store.embedder(), VectorFile::open(&store.vault().vectors_path())) {
+    let vectors = match (
+        store.embedder(),
+        VectorFile::open(&store.vault().vectors_path()),
+    ) {
         (None, _) => json!({ "embedder": null, "rows": 0 }),
         (Some(e), Ok(Some(f))) => json!({
             "embedder": e.name(),
@@ -54,14 +66,26 @@ pub fn run_stats(ctx: &Context, now: Timestamp) -> anyhow::Result<ExitCode> {
     let mut text = format!("vault    {}\n", store.vault().root().display());
     text.push_str(&format!("records  {records} ({current} current)\n"));
     for kind in Kind::ALL {
-        text.push_str(&format!("  {:<11} {}\n", kind.as_str(), stats["kinds"][kind.as_str()]));
+        text.push_str(&format!(
+            "  {:<11} {}\n",
+            kind.as_str(),
+            stats["kinds"][kind.as_str()]
+        ));
     }
     for status in Status::ALL {
-        text.push_str(&format!("  {:<11} {}\n", status.as_str(), stats["statuses"][status.as_str()]));
+        text.push_str(&format!(
+            "  {:<11} {}\n",
+            status.as_str(),
+            stats["statuses"][status.as_str()]
+        ));
     }
     text.push_str(&format!("broken   {broken} (see `engram doctor`)\n"));
     match store.embedder() {
-        Some(e) => text.push_str(&format!("vectors  {} rows by {}\n", stats["vectors"]["rows"], e.name())),
+        Some(e) => text.push_str(&format!(
+            "vectors  {} rows by {}\n",
+            stats["vectors"]["rows"],
+            e.name()
+        )),
         None => text.push_str("vectors  none (no embedder configured: recall uses BM25)\n"),
     }
     ctx.out.print(&text);
@@ -102,7 +126,8 @@ pub fn run_sync(ctx: &Context) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     for b in &report.broken {
-        ctx.out.warn(&format!("skipped {}:{}: {}", b.path, b.line, b.message));
+        ctx.out
+            .warn(&format!("skipped {}:{}: {}", b.path, b.line, b.message));
     }
     for w in &report.warnings {
         ctx.out.warn(w);

@@ -138,7 +138,9 @@ impl FilterArgs {
     pub fn to_filter(&self, now: Timestamp) -> Result<Filter, Error> {
         let time = |flag: &str, v: &Option<String>| -> Result<Option<Timestamp>, Error> {
             v.as_deref()
-                .map(|t| clock::parse_time_arg(t, now).map_err(|e| Error::Input(format!("{flag}: {e}"))))
+                .map(|t| {
+                    clock::parse_time_arg(t, now).map_err(|e| Error::Input(format!("{flag}: {e}")))
+                })
                 .transpose()
         };
         let as_of = time("--as-of", &self.as_of)?;

@@ -21,13 +21,19 @@ pub struct Output {
 
 impl Output {
     pub fn new(json: bool, quiet: bool, verbose: u8) -> Output {
-        Output { json, quiet, verbose }
+        Output {
+            json,
+            quiet,
+            verbose,
+        }
     }
 
     /// Writes text to stdout; a closed pipe exits quietly with 0.
     pub fn print(&self, text: &str) {
         let mut stdout = std::io::stdout().lock();
-        let result = stdout.write_all(text.as_bytes()).and_then(|_| stdout.flush());
+        let result = stdout
+            .write_all(text.as_bytes())
+            .and_then(|_| stdout.flush());
         if let Err(e) = result {
             if e.kind() == std::io::ErrorKind::BrokenPipe {
                 std::process::exit(0);
@@ -78,7 +84,10 @@ impl Output {
     /// warnings; with -v, what changed.
     pub fn sync_warnings(&self, report: &SyncReport) {
         for b in &report.broken {
-            self.warn(&format!("skipped {}:{}: {} (fix the file; `engram doctor` lists all)", b.path, b.line, b.message));
+            self.warn(&format!(
+                "skipped {}:{}: {} (fix the file; `engram doctor` lists all)",
+                b.path, b.line, b.message
+            ));
         }
         for w in &report.warnings {
             self.warn(w);
@@ -97,7 +106,9 @@ impl Output {
     /// A progress bar on stderr when it is a terminal (and not -q or --json).
     pub fn progress(&self) -> TermProgress {
         let show = !self.quiet && std::io::stderr().is_terminal();
-        TermProgress { bar: show.then(ProgressBar::hidden) }
+        TermProgress {
+            bar: show.then(ProgressBar::hidden),
+        }
     }
 }
 
@@ -167,14 +178,21 @@ pub fn doc_json(doc: &IndexedDoc, score: Option<f64>, explain: Option<&ScorePart
         obj.insert("meta".into(), Value::Object(meta.clone()));
     }
     if let Some(parts) = explain {
-        obj.insert("explain".into(), serde_json::to_value(parts).expect("parts serialise"));
+        obj.insert(
+            "explain".into(),
+            serde_json::to_value(parts).expect("parts serialise"),
+        );
     }
     v
 }
 
 /// The first line of a content, cut to `max` characters.
 pub fn one_line(content: &str, max: usize) -> String {
-    let first = content.lines().find(|l| !l.trim().is_empty()).unwrap_or("").trim();
+    let first = content
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("")
+        .trim();
     let more = content.trim().lines().count() > 1;
     let mut s: String = first.chars().take(max).collect();
     if first.chars().count() > max || more {

@@ -74,7 +74,11 @@ pub fn run(ctx: &Context, args: RecallArgs, now: Timestamp) -> anyhow::Result<Ex
     for w in &outcome.warnings {
         ctx.out.warn(w);
     }
-    let format = if ctx.out.json { Format::Json } else { args.format };
+    let format = if ctx.out.json {
+        Format::Json
+    } else {
+        args.format
+    };
     match format {
         Format::Json => {
             let results: Vec<_> = outcome
@@ -96,8 +100,15 @@ pub fn run(ctx: &Context, args: RecallArgs, now: Timestamp) -> anyhow::Result<Ex
         Format::Text => {
             let mut text = String::new();
             for h in &outcome.hits {
-                text.push_str(&format!("{:.3}  {}\n", h.score, one_line(&h.doc.content, 100)));
-                text.push_str(&format!("       {} {} {}\n", h.doc.kind, h.doc.id, h.doc.path));
+                text.push_str(&format!(
+                    "{:.3}  {}\n",
+                    h.score,
+                    one_line(&h.doc.content, 100)
+                ));
+                text.push_str(&format!(
+                    "       {} {} {}\n",
+                    h.doc.kind, h.doc.id, h.doc.path
+                ));
                 if args.explain {
                     text.push_str(&format!("       {}\n", explain_line(h)));
                 }
@@ -136,16 +147,26 @@ fn explain_line(h: &Hit) -> String {
 pub fn context_block(hits: &[Hit]) -> String {
     let mut seen: HashSet<String> = HashSet::new();
     let mut fresh = |content: &str| {
-        let key: String = content.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase();
+        let key: String = content
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .to_lowercase();
         seen.insert(key)
     };
     fn of_kind<'a>(hits: &'a [Hit], kinds: &'a [&str]) -> impl Iterator<Item = &'a Hit> {
-        hits.iter().filter(move |h| kinds.contains(&h.doc.kind.as_str()))
+        hits.iter()
+            .filter(move |h| kinds.contains(&h.doc.kind.as_str()))
     }
     let mut out = String::new();
-    let facts: Vec<&Hit> = of_kind(hits, &["semantic", "procedural"]).filter(|h| fresh(&h.doc.content)).collect();
+    let facts: Vec<&Hit> = of_kind(hits, &["semantic", "procedural"])
+        .filter(|h| fresh(&h.doc.content))
+        .collect();
     if !facts.is_empty() {
-        let mut subjects: Vec<&str> = facts.iter().map(|h| h.doc.subject.as_deref().unwrap_or("")).collect();
+        let mut subjects: Vec<&str> = facts
+            .iter()
+            .map(|h| h.doc.subject.as_deref().unwrap_or(""))
+            .collect();
         subjects.dedup();
         let mut unique = subjects.clone();
         unique.sort();
@@ -163,23 +184,34 @@ pub fn context_block(hits: &[Hit]) -> String {
                 }
             }
             for subject in order {
-                let label = if subject.is_empty() { "general" } else { subject };
+                let label = if subject.is_empty() {
+                    "general"
+                } else {
+                    subject
+                };
                 out.push_str(&format!("### {label}\n"));
-                for h in facts.iter().filter(|h| h.doc.subject.as_deref().unwrap_or("") == subject) {
+                for h in facts
+                    .iter()
+                    .filter(|h| h.doc.subject.as_deref().unwrap_or("") == subject)
+                {
                     out.push_str(&format!("- {}\n", flat(&h.doc.content)));
                 }
             }
         }
     }
-    let working: Vec<&Hit> = of_kind(hits, &["working"]).filter(|h| fresh(&h.doc.content)).collect();
+    let working: Vec<&Hit> = of_kind(hits, &["working"])
+        .filter(|h| fresh(&h.doc.content))
+        .collect();
     if !working.is_empty() {
         out.push_str("## Working memory\n");
         for h in working {
             out.push_str(&format!("- {}\n", flat(&h.doc.content)));
         }
     }
-    let mut episodes: Vec<&Hit> = of_kind(hits, &["episodic"]).filter(|h| fresh(&h.doc.content)).collect();
-    episodes.sort_by(|a, b| b.doc.created.cmp(&a.doc.created));
+    let mut episodes: Vec<&Hit> = of_kind(hits, &["episodic"])
+        .filter(|h| fresh(&h.doc.content))
+        .collect();
+    episodes.sort_by_key(|h| std::cmp::Reverse(h.doc.created));
     if !episodes.is_empty() {
         out.push_str("## Recent episodes\n");
         for h in episodes {

@@ -110,7 +110,8 @@ pub fn run_forget(ctx: &Context, args: ForgetArgs, now: Timestamp) -> anyhow::Re
         ctx.out.json(&json!({ "mutations": [mutation] }));
     } else if !ctx.out.quiet {
         let what = if args.hard { "deleted" } else { "invalidated" };
-        ctx.out.line(&format!("{what} {} {}", mutation.id, mutation.path));
+        ctx.out
+            .line(&format!("{what} {} {}", mutation.id, mutation.path));
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -25,7 +25,13 @@ pub struct HttpEmbedder {
 impl HttpEmbedder {
     /// `url` is the API base (`http://host:port/v1`); a URL that already ends in
     /// `/embeddings` is used as it is.
-    pub fn new(url: &str, model: &str, api_key: &str, batch_size: usize, timeout_secs: f64) -> Self {
+    pub fn new(
+        url: &str,
+        model: &str,
+        api_key: &str,
+        batch_size: usize,
+        timeout_secs: f64,
+    ) -> Self {
         let url = url.trim_end_matches('/');
         let endpoint = if url.ends_with("/embeddings") {
             url.to_string()
@@ -75,7 +81,10 @@ impl HttpEmbedder {
             let status = resp.status();
             if !status.is_success() {
                 let text = resp.body_mut().read_to_string().unwrap_or_default();
-                return Err(self.error(format!("HTTP {status}: {}", text.chars().take(200).collect::<String>())));
+                return Err(self.error(format!(
+                    "HTTP {status}: {}",
+                    text.chars().take(200).collect::<String>()
+                )));
             }
             let value: serde_json::Value = resp
                 .body_mut()
@@ -92,7 +101,10 @@ impl HttpEmbedder {
             .ok_or_else(|| self.error("the answer has no `data` array"))?;
         let mut out: Vec<Option<Vec<f32>>> = vec![None; expected];
         for (pos, item) in data.iter().enumerate() {
-            let index = item.get("index").and_then(|i| i.as_u64()).map_or(pos, |i| i as usize);
+            let index = item
+                .get("index")
+                .and_then(|i| i.as_u64())
+                .map_or(pos, |i| i as usize);
             let vector: Vec<f32> = item
                 .get("embedding")
                 .and_then(|e| e.as_array())
@@ -101,15 +113,15 @@ impl HttpEmbedder {
                 .map(|x| x.as_f64().map(|x| x as f32))
                 .collect::<Option<_>>()
                 .ok_or_else(|| self.error("an embedding holds a non-number"))?;
-            let slot = out
-                .get_mut(index)
-                .ok_or_else(|| self.error(format!("an item has index {index} for {expected} inputs")))?;
+            let slot = out.get_mut(index).ok_or_else(|| {
+                self.error(format!("an item has index {index} for {expected} inputs"))
+            })?;
             *slot = Some(vector);
         }
-        let mut vectors: Vec<Vec<f32>> = out
-            .into_iter()
-            .collect::<Option<_>>()
-            .ok_or_else(|| self.error(format!("fewer embeddings than the {expected} inputs sent")))?;
+        let mut vectors: Vec<Vec<f32>> =
+            out.into_iter().collect::<Option<_>>().ok_or_else(|| {
+                self.error(format!("fewer embeddings than the {expected} inputs sent"))
+            })?;
         let dim = vectors.first().map_or(0, Vec::len);
         if dim == 0 || vectors.iter().any(|v| v.len() != dim) {
             return Err(self.error("embeddings are empty or of different lengths"));

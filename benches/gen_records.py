@@ -1,0 +1,28 @@
+#!/usr/bin/env python3
+"""Writes N synthetic memories as engram JSONL on stdout (deterministic)."""
+import json
+import random
+import sys
+
+n = int(sys.argv[1]) if len(sys.argv) > 1 else 10000
+rng = random.Random(42)
+subjects = ["user", "jennifer", "marco", "acme-corp", "priya"]
+verbs = ["likes", "visited", "bought", "cooked", "read about", "talked about", "planned", "fixed",
+         "learned", "moved to", "booked", "painted", "watched", "ran", "wrote about"]
+nouns = ["coffee", "lisbon", "berlin", "a bicycle", "sourdough bread", "the garden", "tax forms",
+         "a jazz concert", "kubernetes", "the roof", "chess openings", "a marathon", "tomatoes",
+         "the quarterly report", "a ceramic vase", "rust lifetimes", "the dentist", "a camping trip",
+         "python packaging", "the piano", "a birthday party", "vegetarian recipes", "the museum"]
+tails = ["last week", "with friends", "after work", "on the weekend", "for the first time",
+         "again", "with the kids", "in the morning", "despite the rain", "because it was cheap"]
+for i in range(n):
+    content = f"{rng.choice(subjects).capitalize()} {rng.choice(verbs)} {rng.choice(nouns)} {rng.choice(tails)}; note {i}."
+    line = {
+        "content": content,
+        "kind": rng.choice(["episodic", "episodic", "semantic"]),
+        "user": rng.choice(["alice", "bob", "carol"]),
+        "importance": round(rng.random(), 2),
+        "tags": [rng.choice(["home", "work", "travel", "food"])],
+        "meta": {"n": str(i)},
+    }
+    print(json.dumps(line))
