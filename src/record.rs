@@ -263,10 +263,16 @@ impl Record {
         let value: Value = if frontmatter.trim().is_empty() {
             Value::Mapping(Mapping::new())
         } else {
-            serde_yaml::from_str(frontmatter).map_err(|e| ParseError {
-                // +1 for the opening `---` line.
-                line: e.location().map_or(1, |l| l.line() + 1),
-                message: format!("invalid YAML frontmatter: {e}"),
+            serde_yaml::from_str(frontmatter).map_err(|e| {
+                // serde_yaml counts lines from the start of the frontmatter; a
+                // person needs the file's own line numbers, which we give.
+                let text = e.to_string();
+                let text = text.split(" at line ").next().unwrap_or(&text).to_string();
+                ParseError {
+                    // +1 for the opening `---` line.
+                    line: e.location().map_or(1, |l| l.line() + 1),
+                    message: format!("invalid YAML frontmatter: {text}"),
+                }
             })?
         };
         let mapping = match value {

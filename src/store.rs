@@ -66,7 +66,7 @@ pub struct SyncReport {
     pub updated: Vec<String>,
     pub removed: Vec<String>,
     pub renamed: Vec<Renamed>,
-    /// Files found broken by this sync (newly, or changed and still broken).
+    /// Every file that is broken after this sync (skipped until fixed).
     pub broken: Vec<BrokenFile>,
     pub unchanged: usize,
     /// Records embedded into the vector file.
@@ -81,7 +81,6 @@ impl SyncReport {
             && self.updated.is_empty()
             && self.removed.is_empty()
             && self.renamed.is_empty()
-            && self.broken.is_empty()
             && self.embedded == 0)
     }
 }
@@ -253,6 +252,7 @@ impl Store {
         if diff.is_clean() && !self.vectors_stale()? {
             return Ok(SyncReport {
                 unchanged: diff.unchanged,
+                broken: self.broken_files(),
                 ..SyncReport::default()
             });
         }
@@ -338,11 +338,6 @@ impl Store {
                     });
                 }
                 Err(Error::Parse { line, message, .. }) => {
-                    report.broken.push(BrokenFile {
-                        path: file.rel.clone(),
-                        line,
-                        message: message.clone(),
-                    });
                     changes.push(Change::Remove {
                         rel: file.rel.clone(),
                     });
@@ -383,6 +378,7 @@ impl Store {
             .collect();
         changes.extend(missing.into_iter().map(|rel| Change::Remove { rel }));
         let (embedded, warnings) = self.apply(changes, true)?;
+        report.broken = self.broken_files();
         report.embedded = embedded;
         report.warnings.extend(warnings);
         Ok(report)

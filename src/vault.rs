@@ -108,6 +108,14 @@ impl Vault {
     /// Opens the vault at `root`. With `create`, a missing folder is created and a
     /// folder without `.engram/` becomes a vault; without it, the folder must exist.
     pub fn open(root: PathBuf, create: bool) -> Result<Vault> {
+        if root.exists() && !root.is_dir() {
+            return Err(Error::VaultNotFound {
+                path: root,
+                reason:
+                    "that path is a file, not a folder; give a folder to --vault or ENGRAM_VAULT"
+                        .into(),
+            });
+        }
         if !root.is_dir() {
             if !create {
                 return Err(Error::VaultNotFound {

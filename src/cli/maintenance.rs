@@ -125,13 +125,7 @@ pub fn run_sync(ctx: &Context) -> anyhow::Result<ExitCode> {
         ctx.out.json(&serde_json::to_value(&report)?);
         return Ok(ExitCode::SUCCESS);
     }
-    for b in &report.broken {
-        ctx.out
-            .warn(&format!("skipped {}:{}: {}", b.path, b.line, b.message));
-    }
-    for w in &report.warnings {
-        ctx.out.warn(w);
-    }
+    ctx.out.sync_warnings(&report);
     if !ctx.out.quiet {
         ctx.out.line(&format!(
             "{} added, {} updated, {} removed, {} renamed, {} broken, {} unchanged, {} embedded",

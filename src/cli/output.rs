@@ -83,10 +83,17 @@ impl Output {
     /// Reports what a sync found that a person should know: broken files and
     /// warnings; with -v, what changed.
     pub fn sync_warnings(&self, report: &SyncReport) {
-        for b in &report.broken {
+        const SHOWN: usize = 5;
+        for b in report.broken.iter().take(SHOWN) {
             self.warn(&format!(
                 "skipped {}:{}: {} (fix the file; `engram doctor` lists all)",
                 b.path, b.line, b.message
+            ));
+        }
+        if report.broken.len() > SHOWN {
+            self.warn(&format!(
+                "{} more broken files skipped; `engram doctor` lists all",
+                report.broken.len() - SHOWN
             ));
         }
         for w in &report.warnings {

@@ -1,0 +1,25 @@
+//! Integration tests of the `engram` command line: every test runs the real
+//! executable on a real temporary vault (see `cli/support.rs` for the harness)
+//! and checks what it prints, its exit code and the files it leaves.
+
+#[path = "cli/embed_server.rs"]
+mod embed_server;
+#[path = "cli/support.rs"]
+mod support;
+
+#[path = "cli/capture.rs"]
+mod capture;
+#[path = "cli/concurrency.rs"]
+mod concurrency;
+#[path = "cli/embeddings.rs"]
+mod embeddings;
+#[path = "cli/exit_codes.rs"]
+mod exit_codes;
+#[path = "cli/hand_edits.rs"]
+mod hand_edits;
+#[path = "cli/init.rs"]
+mod init;
+#[path = "cli/scope.rs"]
+mod scope;
+#[path = "cli/time.rs"]
+mod time;
