@@ -29,6 +29,10 @@ struct SyncState {
     schema: u32,
     opstamp: u64,
     files: BTreeMap<String, FileEntry>,
+    /// Size and mtime of the state file this was read from (not stored), to
+    /// skip re-reading an unchanged file.
+    #[serde(skip)]
+    read_from: Option<(u64, i64)>,
 }
 
 /// One change to apply to the derived state.
@@ -195,10 +199,20 @@ impl Store {
 
     fn load_state(&mut self, lock: Option<&VaultLock>) -> Result<()> {
         let path = self.vault.state_path();
+        let opstamp = self.index.opstamp()?;
+        let on_disk = std::fs::metadata(&path)
+            .ok()
+            .map(|m| (m.len(), vault::mtime_ns(&m)));
+        if on_disk.is_some() && on_disk == self.state.read_from && self.state.opstamp == opstamp {
+            return Ok(());
+        }
         let state: Option<SyncState> = std::fs::read(&path)
             .ok()
-            .and_then(|bytes| serde_json::from_slice(&bytes).ok());
-        let opstamp = self.index.opstamp()?;
+            .and_then(|bytes| serde_json::from_slice(&bytes).ok())
+            .map(|s: SyncState| SyncState {
+                read_from: on_disk,
+                ..s
+            });
         match state {
             Some(s)
                 if s.version == STATE_VERSION
@@ -215,6 +229,7 @@ impl Store {
                     schema: index::SCHEMA_VERSION,
                     opstamp,
                     files: BTreeMap::new(),
+                    read_from: None,
                 };
                 return Ok(());
             }
@@ -235,13 +250,19 @@ impl Store {
             schema: index::SCHEMA_VERSION,
             opstamp: self.index.opstamp()?,
             files: BTreeMap::new(),
+            read_from: None,
         };
         Ok(())
     }
 
-    fn save_state(&self) -> Result<()> {
+    fn save_state(&mut self) -> Result<()> {
         let bytes = serde_json::to_vec(&self.state).expect("state serialises");
-        vault::write_atomic(&self.vault.state_path(), &bytes)
+        let path = self.vault.state_path();
+        vault::write_atomic(&path, &bytes)?;
+        self.state.read_from = std::fs::metadata(&path)
+            .ok()
+            .map(|m| (m.len(), vault::mtime_ns(&m)));
+        Ok(())
     }
 
     /// Brings the index up to date with the files, taking the lock only when

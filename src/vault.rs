@@ -220,45 +220,67 @@ impl Vault {
     }
 
     /// Every markdown file of the vault, outside dot folders, sorted by path.
-    /// Unreadable entries are skipped (and `doctor` reports them).
+    /// Unreadable entries are skipped (and `doctor` reports them). Directory
+    /// listings give the file types; the one `stat` per file that size and mtime
+    /// need runs on a few threads, since that is where the time goes.
     pub fn walk(&self) -> Vec<FoundFile> {
-        let mut found = Vec::new();
+        let mut files: Vec<(String, PathBuf)> = Vec::new();
         let walker = walkdir::WalkDir::new(&self.root)
             .follow_links(false)
             .into_iter()
             .filter_entry(|e| e.depth() == 0 || !e.file_name().to_string_lossy().starts_with('.'));
         for entry in walker.flatten() {
-            if !entry.file_type().is_file() {
+            let is_md = entry.file_type().is_file()
+                && entry
+                    .path()
+                    .extension()
+                    .is_some_and(|e| e.eq_ignore_ascii_case("md"));
+            if !is_md {
                 continue;
             }
-            let path = entry.path();
-            if path
-                .extension()
-                .is_none_or(|e| !e.eq_ignore_ascii_case("md"))
-            {
-                continue;
+            if let Some(rel) = self.rel_of(entry.path()) {
+                files.push((rel, entry.into_path()));
             }
-            let Ok(meta) = entry.metadata() else { continue };
-            let Some(rel) = self.rel_of(path) else {
-                continue;
-            };
-            found.push(FoundFile {
-                rel,
-                size: meta.len(),
-                mtime_ns: mtime_ns(&meta),
-            });
         }
+        const STATTERS: usize = 4;
+        let stat = |part: &[(String, PathBuf)]| -> Vec<FoundFile> {
+            part.iter()
+                .filter_map(|(rel, path)| {
+                    let meta = fs::symlink_metadata(path).ok()?;
+                    Some(FoundFile {
+                        rel: rel.clone(),
+                        size: meta.len(),
+                        mtime_ns: mtime_ns(&meta),
+                    })
+                })
+                .collect()
+        };
+        let mut found: Vec<FoundFile> = if files.len() < 512 {
+            stat(&files)
+        } else {
+            let chunk = files.len().div_ceil(STATTERS);
+            std::thread::scope(|scope| {
+                let handles: Vec<_> = files
+                    .chunks(chunk)
+                    .map(|part| scope.spawn(move || stat(part)))
+                    .collect();
+                handles
+                    .into_iter()
+                    .flat_map(|h| h.join().expect("a stat thread panicked"))
+                    .collect()
+            })
+        };
         found.sort_by(|a, b| a.rel.cmp(&b.rel));
         found
     }
 
     fn rel_of(&self, path: &Path) -> Option<String> {
-        let rel = path.strip_prefix(&self.root).ok()?;
-        let parts: Vec<String> = rel
-            .components()
-            .map(|c| c.as_os_str().to_str().map(str::to_string))
-            .collect::<Option<_>>()?;
-        Some(parts.join("/"))
+        let rel = path.strip_prefix(&self.root).ok()?.to_str()?;
+        Some(if std::path::MAIN_SEPARATOR == '/' {
+            rel.to_string()
+        } else {
+            rel.replace(std::path::MAIN_SEPARATOR, "/")
+        })
     }
 
     /// Resolves a path a user typed (absolute, or relative to the vault) to a
