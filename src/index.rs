@@ -600,6 +600,20 @@ impl TextIndex {
         Ok(keys)
     }
 
+    /// The session and creation time of a document, if it has a session.
+    pub fn session_and_created(&self, addr: DocAddress) -> Result<Option<(String, Timestamp)>> {
+        let doc: TantivyDocument = self.reader.searcher().doc(addr)?;
+        let session = doc
+            .get_first(self.fields.session)
+            .and_then(|v| v.as_str())
+            .map(str::to_string);
+        let created = doc
+            .get_first(self.fields.created)
+            .and_then(|v| v.as_i64())
+            .and_then(|t| chrono::DateTime::from_timestamp(t, 0));
+        Ok(session.zip(created))
+    }
+
     /// How many documents match the filter.
     pub fn count(&self, filter: &Filter) -> Result<usize> {
         Ok(self

@@ -23,8 +23,13 @@ fn usage_errors_exit_2() {
         .run()
         .code(2);
     env.engram().args(["completions", "tcsh"]).run().code(2);
-    // --mode vector with no embedder configured.
+    // --mode vector with the embedder turned off.
     env.capture("Something to search", &[]);
+    std::fs::write(
+        env.path(".engram/config.yaml"),
+        "embedder:\n  provider: none\n",
+    )
+    .unwrap();
     env.engram()
         .args(["recall", "--mode", "vector", "something"])
         .run()
@@ -343,7 +348,7 @@ fn quiet_and_json_errors() {
     // An empty result is an empty list, not an error.
     let v = env
         .engram()
-        .args(["--json", "recall", "zzzunknownword"])
+        .args(["--json", "recall", "--mode", "bm25", "zzzunknownword"])
         .ok()
         .json();
     assert_eq!(v["results"], serde_json::json!([]));
@@ -367,7 +372,11 @@ fn config_settings_are_used() {
         "recall.k from the config"
     );
     assert_eq!(env.recall("config", &["-k", "5"]).len(), 5, "the flag wins");
-    std::fs::write(env.path(".engram/config.yaml"), "recall:\n  mode: vector\n").unwrap();
+    std::fs::write(
+        env.path(".engram/config.yaml"),
+        "embedder:\n  provider: none\nrecall:\n  mode: vector\n",
+    )
+    .unwrap();
     env.engram().args(["recall", "config"]).run().code(2);
     std::fs::write(
         env.path(".engram/config.yaml"),

@@ -191,9 +191,14 @@ impl Env {
         )
     }
 
-    /// `recall --json QUERY [extra…]`: the results.
+    /// `recall --json QUERY [extra…]`: the results. Lexical (`--mode bm25`)
+    /// unless `extra` names a mode: most tests check which records match a
+    /// word, and the default hybrid mode also returns semantic neighbours.
     pub fn recall(&self, query: &str, extra: &[&str]) -> Vec<Value> {
         let mut run = self.engram().args(["--json", "recall"]).args(extra);
+        if !extra.contains(&"--mode") {
+            run = run.args(["--mode", "bm25"]);
+        }
         if !query.is_empty() {
             run = run.arg(query);
         }
