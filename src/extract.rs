@@ -1,0 +1,1439 @@
+//! Observe: the built-in rule engine that turns prose into standalone facts.
+//!
+//! Offline and deterministic. Text is split into sentences and clauses; each
+//! clause is normalised (contractions expanded, first person recognised) and
+//! matched against rule families in order — residence, work, profession, name,
+//! age, diet, allergies, preferences, relationships, other people, events,
+//! tasks, habits, beliefs — falling back to a generic first-person rule. Small
+//! talk and questions produce nothing. A retraction ("no longer", "not … any
+//! more", "forget that …") is the positive clause, classified, with
+//! `retraction` set.
+//!
+//! Facts carry an [`Attribute`] when they state a value of something a person
+//! has one of at a time (where they live, their employer, diet, name…), which
+//! is what lets reconciliation tell an UPDATE from an ADD. [`classify`] reads
+//! the same attributes back from a stored third-person fact ("Lives in
+//! Berlin"), so existing records — including hand-written ones — need no extra
+//! keys.
+
+use std::sync::OnceLock;
+
+use regex::{Captures, Regex};
+
+/// Categories of a fact (SPEC: capture).
+pub const CATEGORIES: [&str; 9] = [
+    "identity",
+    "profession",
+    "preference",
+    "belief",
+    "relationship",
+    "attribute",
+    "pattern",
+    "event",
+    "task",
+];
+
+/// One standalone fact.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Fact {
+    /// Third-person, standalone: "Lives in Lisbon".
+    pub content: String,
+    /// `user` for the speaker, a lowercase first name for other people, a
+    /// hyphenated lowercase name for organisations.
+    pub subject: String,
+    pub category: &'static str,
+    pub durability: &'static str,
+    pub importance: f64,
+    pub attribute: Option<Attribute>,
+    /// A retraction of the fact ("I'm not vegetarian any more").
+    pub retraction: bool,
+    /// The rule family that produced it (for `--explain`).
+    pub rule: &'static str,
+}
+
+/// What a fact is a value of.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Attribute {
+    /// `residence`, `employer`, `diet`, `preference:coffee`, `allergy:peanuts`…
+    pub key: String,
+    /// The value, normalised for comparison (lowercase, no articles).
+    pub value: String,
+}
+
+impl Attribute {
+    fn new(key: impl Into<String>, value: &str) -> Option<Attribute> {
+        Some(Attribute {
+            key: key.into(),
+            value: norm(value),
+        })
+    }
+}
+
+/// Lowercase words without articles or punctuation: the comparable form.
+pub fn norm(text: &str) -> String {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .filter(|w| !matches!(w.as_str(), "a" | "an" | "the" | "my" | "their"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+struct Rule {
+    name: &'static str,
+    re: Regex,
+    build: fn(&Captures) -> Option<Draft>,
+}
+
+/// A fact before importance and routing details are settled.
+#[derive(Debug, Clone)]
+struct Draft {
+    content: String,
+    category: &'static str,
+    durability: &'static str,
+    importance: f64,
+    attribute: Option<Attribute>,
+    subject: Option<String>,
+}
+
+fn draft(
+    content: String,
+    category: &'static str,
+    durability: &'static str,
+    importance: f64,
+) -> Draft {
+    Draft {
+        content,
+        category,
+        durability,
+        importance,
+        attribute: None,
+        subject: None,
+    }
+}
+
+impl Draft {
+    fn attr(mut self, attribute: Option<Attribute>) -> Draft {
+        self.attribute = attribute;
+        self
+    }
+}
+
+const DIETS: &str = r"vegetarian|vegan|pescatarian|pescetarian|keto|paleo|gluten[- ]free|dairy[- ]free|lactose[- ]intolerant|kosher|halal|teetotal|sober";
+const PROFESSIONS: &str = r"engineer|developer|programmer|doctor|physician|surgeon|nurse|teacher|designer|manager|scientist|lawyer|attorney|accountant|architect|artist|writer|author|student|researcher|consultant|analyst|chef|cook|pilot|dentist|pharmacist|therapist|psychologist|professor|lecturer|journalist|photographer|musician|sre|founder|ceo|cto|cfo|coo|nurse|electrician|plumber|carpenter|mechanic|farmer|firefighter|police officer|officer|soldier|veteran|paramedic|vet|veterinarian|economist|banker|trader|salesperson|marketer|recruiter|librarian|editor|translator|actor|actress|dancer|singer|painter|coach|trainer|barista|waiter|waitress|cashier|administrator|admin|intern|freelancer|entrepreneur|retiree|counselor|counsellor|social worker|data scientist|product manager|tester|statistician|mathematician|physicist|chemist|biologist";
+const RELATIONS: &str = r"wife|husband|partner|girlfriend|boyfriend|fianc[ée]e?|spouse|sister|brother|mother|mom|mum|father|dad|son|daughter|friend|best friend|boss|colleague|coworker|co-worker|manager|cousin|aunt|uncle|grandmother|grandma|grandfather|grandpa|roommate|flatmate|neighbou?r|niece|nephew|kid|child|baby|dog|cat|puppy|kitten|parrot|rabbit|hamster|horse";
+const PARTNERS: [&str; 8] = [
+    "wife",
+    "husband",
+    "partner",
+    "girlfriend",
+    "boyfriend",
+    "fiance",
+    "fiancee",
+    "spouse",
+];
+
+fn cap(c: &Captures, name: &str) -> String {
+    c.name(name)
+        .map_or(String::new(), |m| m.as_str().trim().to_string())
+}
+
+/// Trailing time and manner phrases that are not part of a value:
+/// "Lisbon last year" → "Lisbon".
+fn strip_tail(value: &str) -> String {
+    static TAIL: OnceLock<Regex> = OnceLock::new();
+    let re = TAIL.get_or_init(|| {
+        Regex::new(
+            r"(?i)\s+(?:now|right now|currently|recently|again|anymore|any more|these days|nowadays|for now|last (?:week|month|year|summer|winter|spring|fall|autumn|weekend|night)|this (?:week|month|year|summer|winter|spring|fall|autumn|weekend)|next (?:week|month|year)|in \d{4}|since .+|a (?:few|couple of) \w+ ago|\d+ \w+ ago|yesterday|today|tonight|for (?:a|an|\d+|a few|several) \w+|because .+|so .+|which .+)$",
+        )
+        .expect("valid regex")
+    });
+    let mut v = value
+        .trim()
+        .trim_end_matches(['.', '!', ',', ';', ':'])
+        .to_string();
+    loop {
+        let next = re.replace(&v, "").to_string();
+        if next == v {
+            break;
+        }
+        v = next;
+    }
+    v.trim().to_string()
+}
+
+/// A place: the value up to the first clause or purpose phrase ("Amsterdam for
+/// the new job" → "Amsterdam", "Utrecht, not Amsterdam" → "Utrecht").
+fn place(value: &str) -> String {
+    static CUT: OnceLock<Regex> = OnceLock::new();
+    let re = CUT.get_or_init(|| {
+        Regex::new(r"(?i)(?:\s*[,(;–-]\s*|\s+(?:for|with|to|because|after|since|when|where|while|and|but|so|as|from|until|last|this|next|in \d{4})\b).*$").expect("valid regex")
+    });
+    strip_tail(&re.replace(value.trim(), ""))
+}
+
+fn article(noun_phrase: &str) -> &'static str {
+    match noun_phrase.chars().next().map(|c| c.to_ascii_lowercase()) {
+        Some('a' | 'e' | 'i' | 'o' | 'u') => "an",
+        _ => "a",
+    }
+}
+
+/// First-person words inside a value, in the third person.
+fn third_person(text: &str) -> String {
+    static WORDS: OnceLock<Regex> = OnceLock::new();
+    let re = WORDS.get_or_init(|| {
+        Regex::new(r"\b(?:my|My|me|Me|myself|I|mine|our|Our|us|we|We)\b").expect("valid regex")
+    });
+    re.replace_all(text, |c: &Captures| match &c[0] {
+        "my" | "My" | "our" | "Our" => "their",
+        "me" | "Me" | "us" => "them",
+        "myself" => "themselves",
+        "mine" => "theirs",
+        _ => "they",
+    })
+    .to_string()
+}
+
+/// Upper-cases the first letter.
+fn sentence_case(text: &str) -> String {
+    let text = text.trim();
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// The third-person singular of an English verb: walk → walks, go → goes,
+/// have → has, carry → carries.
+pub fn conjugate(verb: &str) -> String {
+    let v = verb.to_lowercase();
+    match v.as_str() {
+        "am" | "are" => return "is".into(),
+        "have" => return "has".into(),
+        "do" => return "does".into(),
+        "go" => return "goes".into(),
+        "was" | "were" => return "was".into(),
+        _ => {}
+    }
+    let modal = [
+        "can", "could", "will", "would", "should", "must", "might", "may", "shall",
+    ];
+    let past_like = v.ends_with("ed")
+        || [
+            "went", "got", "had", "made", "took", "saw", "ran", "met", "bought", "left", "came",
+            "did", "said", "told", "felt", "found", "gave", "kept", "lost", "won", "wrote", "read",
+            "began", "grew", "knew", "drove", "flew", "ate", "drank", "sang", "swam", "taught",
+            "thought", "brought", "caught", "sold", "spent", "sent", "built", "heard", "held",
+            "became", "broke", "chose", "forgot", "hurt", "paid", "quit", "put", "set", "cut",
+            "let",
+        ]
+        .contains(&v.as_str());
+    if modal.contains(&v.as_str()) || past_like {
+        return v;
+    }
+    let bytes = v.as_bytes();
+    let n = bytes.len();
+    if v.ends_with('s')
+        || v.ends_with("sh")
+        || v.ends_with("ch")
+        || v.ends_with('x')
+        || v.ends_with('z')
+        || v.ends_with('o')
+    {
+        return format!("{v}es");
+    }
+    if n >= 2 && bytes[n - 1] == b'y' && !b"aeiou".contains(&bytes[n - 2]) {
+        return format!("{}ies", &v[..n - 1]);
+    }
+    format!("{v}s")
+}
+
+fn rules() -> &'static [Rule] {
+    static RULES: OnceLock<Vec<Rule>> = OnceLock::new();
+    RULES.get_or_init(|| {
+        let r = |name: &'static str, pattern: &str, build: fn(&Captures) -> Option<Draft>| Rule {
+            name,
+            re: Regex::new(&format!("(?i)^{pattern}$")).unwrap_or_else(|e| panic!("rule {name}: {e}")),
+            build,
+        };
+        vec![
+            // Residence.
+            r(
+                "residence",
+                r"(?:i|we) (?:still |now |currently |also )?(?:live|am living|are living|reside|am residing|am based|are based|am staying|have been living|have lived)\s+(?:in|at|near|on) (?P<v>.+)",
+                |c| {
+                    let v = place(&cap(c, "v"));
+                    Some(draft(format!("Lives in {v}"), "attribute", "persistent", 0.7).attr(Attribute::new("residence", &v)))
+                },
+            ),
+            r(
+                "residence",
+                r"(?:i|we) (?:have |had |just |recently |finally |also )*(?:moved|relocated|am moving|are moving|have moved|emigrated) (?:back )?(?:to|into|in) (?P<v>.+)",
+                |c| {
+                    let v = place(&cap(c, "v"));
+                    Some(draft(format!("Lives in {v}"), "attribute", "persistent", 0.75).attr(Attribute::new("residence", &v)))
+                },
+            ),
+            r(
+                "residence",
+                r"(?:my|our) (?:home ?town|home|city|address) is (?:in )?(?P<v>.+)",
+                |c| {
+                    let v = place(&cap(c, "v"));
+                    Some(draft(format!("Lives in {v}"), "attribute", "persistent", 0.7).attr(Attribute::new("residence", &v)))
+                },
+            ),
+            // Work: employer (and role).
+            r(
+                "employer",
+                r"i (?:currently |now |still |also )?(?:work|am working|have been working|have worked) (?:at|for|with) (?P<org>.+?)(?: as (?P<art>an? )?(?P<role>.+))?",
+                |c| employer(&cap(c, "org"), &cap(c, "art"), &cap(c, "role")),
+            ),
+            r(
+                "employer",
+                r"i (?:just |recently |finally |have )*(?:joined|started at|started working at|started a new job at|got a job at|got hired at|got hired by|was hired by|am employed by|accepted an offer from|took a job at) (?P<org>.+?)(?: as (?P<art>an? )?(?P<role>.+))?",
+                |c| employer(&cap(c, "org"), &cap(c, "art"), &cap(c, "role")),
+            ),
+            r(
+                "employer",
+                r"i am (?P<art>an? )?(?P<role>(?:[\w-]+ ){0,3}?(?:PROFESSIONS)) (?:at|for|with) (?P<org>.+)".replace("PROFESSIONS", PROFESSIONS).as_str(),
+                |c| employer(&cap(c, "org"), &cap(c, "art"), &cap(c, "role")),
+            ),
+            // Profession.
+            r(
+                "profession",
+                r"i (?:currently |now |still )?(?:work|am working) as (?P<art>an? )?(?P<v>.+)",
+                |c| profession(&cap(c, "art"), &cap(c, "v")),
+            ),
+            r(
+                "profession",
+                r"i am (?:now |currently |still |also )?(?P<art>an? )?(?P<v>(?:[\w-]+ ){0,3}?(?:PROFESSIONS))(?: by (?:trade|profession))?".replace("PROFESSIONS", PROFESSIONS).as_str(),
+                |c| profession(&cap(c, "art"), &cap(c, "v")),
+            ),
+            r(
+                "profession",
+                r"my (?:job|profession|occupation|role|job title) is (?P<art>an? )?(?P<v>.+)",
+                |c| profession(&cap(c, "art"), &cap(c, "v")),
+            ),
+            // Identity.
+            r(
+                "name",
+                r"(?:my name is|i am called|i go by|call me|people call me|my name's) (?P<v>[\p{L}'-]+(?: [\p{L}'-]+)?)",
+                |c| {
+                    let v = strip_tail(&cap(c, "v"));
+                    Some(draft(format!("Is named {v}"), "identity", "permanent", 0.85).attr(Attribute::new("name", &v)))
+                },
+            ),
+            r(
+                "age",
+                r"i am (?:now )?(?P<v>\d{1,3})(?: years? old| yo)?(?: now| today)?",
+                |c| {
+                    let v = cap(c, "v");
+                    Some(draft(format!("Is {v} years old"), "identity", "persistent", 0.6).attr(Attribute::new("age", &v)))
+                },
+            ),
+            r(
+                "age",
+                r"i (?:just |recently )?turned (?P<v>\d{1,3})(?: years old)?.*",
+                |c| {
+                    let v = cap(c, "v");
+                    Some(draft(format!("Is {v} years old"), "identity", "persistent", 0.6).attr(Attribute::new("age", &v)))
+                },
+            ),
+            r(
+                "birthday",
+                r"my birthday is (?:on )?(?P<v>.+)",
+                |c| {
+                    let v = strip_tail(&cap(c, "v"));
+                    Some(draft(format!("Birthday is {v}"), "identity", "permanent", 0.7).attr(Attribute::new("birthday", &v)))
+                },
+            ),
+            r(
+                "origin",
+                r"i (?:am|was born and raised|was born|grew up|come) (?:from|in) (?P<v>.+)",
+                |c| {
+                    let v = strip_tail(&cap(c, "v"));
+                    Some(draft(format!("Is from {v}"), "identity", "permanent", 0.7).attr(Attribute::new("origin", &v)))
+                },
+            ),
+            // Diet.
+            r(
+                "diet",
+                &format!(r"i am (?:now |also |strictly |fully |a |an |becoming |going )*(?P<v>{DIETS})(?: now)?"),
+                |c| {
+                    let v = cap(c, "v").to_lowercase();
+                    Some(draft(format!("Is {v}"), "preference", "persistent", 0.8).attr(Attribute::new("diet", &v)))
+                },
+            ),
+            r(
+                "diet",
+                &format!(r"i (?:went|have gone|recently went|just went|turned|became|have become) (?P<v>{DIETS})"),
+                |c| {
+                    let v = cap(c, "v").to_lowercase();
+                    Some(draft(format!("Is {v}"), "preference", "persistent", 0.8).attr(Attribute::new("diet", &v)))
+                },
+            ),
+            r(
+                "diet",
+                r"i (?:do not|never|no longer|stopped|quit|gave up) (?:eat|eating) (?P<v>meat|fish|pork|beef|dairy|eggs|animal products|gluten|sugar|seafood)",
+                |c| {
+                    let v = cap(c, "v").to_lowercase();
+                    Some(draft(format!("Does not eat {v}"), "preference", "persistent", 0.8).attr(Attribute::new(format!("eats:{}", norm(&v)), "no")))
+                },
+            ),
+            // Health.
+            r(
+                "allergy",
+                r"i am (?:severely |very |also |mildly )?allergic to (?P<v>.+)",
+                |c| {
+                    let v = strip_tail(&cap(c, "v"));
+                    Some(draft(format!("Is allergic to {v}"), "attribute", "permanent", 0.85).attr(Attribute::new(format!("allergy:{}", norm(&v)), "yes")))
+                },
+            ),
+            r(
+                "allergy",
+                r"i have an? (?P<v>[\w -]+?) allergy",
+                |c| {
+                    let v = strip_tail(&cap(c, "v"));
+                    Some(draft(format!("Is allergic to {v}"), "attribute", "permanent", 0.85).attr(Attribute::new(format!("allergy:{}", norm(&v)), "yes")))
+                },
+            ),
+            // Preferences.
+            r(
+                "favourite",
+                r"(?:my|our) (?:all[- ]time )?favou?rite (?P<k>[\w ]+?) (?:is|are) (?P<v>.+)",
+                |c| {
+                    let (k, v) = (cap(c, "k"), strip_tail(&cap(c, "v")));
+                    Some(draft(format!("Favorite {} is {}", k.to_lowercase(), third_person(&v)), "preference", "persistent", 0.75).attr(Attribute::new(format!("favorite:{}", norm(&k)), &v)))
+                },
+            ),
+            r(
+                "preference",
+                r"i (?:really |also |absolutely |truly |still |totally |kind of |kinda )*(?P<verb>like|love|enjoy|adore|prefer|am into|am a fan of|am a big fan of) (?P<v>.+)",
+                |c| {
+                    let verb = cap(c, "verb").to_lowercase();
+                    let v = strip_tail(&cap(c, "v"));
+                    let said = match verb.as_str() {
+                        "am into" => "Is into".to_string(),
+                        "am a fan of" | "am a big fan of" => "Is a fan of".to_string(),
+                        other => sentence_case(&conjugate(other)),
+                    };
+                    Some(draft(format!("{said} {}", third_person(&v)), "preference", "persistent", 0.75).attr(preference_key(&v, "likes")))
+                },
+            ),
+            r(
+                "preference",
+                r"i (?:really |absolutely |truly |kind of |kinda )*(?P<verb>hate|dislike|detest|loathe|cannot stand|can not stand|am not a fan of|am not into|do not like|do not enjoy|do not love|do not care for|am tired of|am sick of) (?P<v>.+)",
+                |c| {
+                    let v = strip_tail(&cap(c, "v"));
+                    Some(draft(format!("Dislikes {}", third_person(&v)), "preference", "persistent", 0.75).attr(preference_key(&v, "dislikes")))
+                },
+            ),
+            // Relationships.
+            r(
+                "relationship",
+                r"i am (?:married|engaged) to (?P<name>[\p{L}'-]+(?: [\p{L}'-]+)?)",
+                |c| {
+                    let name = strip_tail(&cap(c, "name"));
+                    Some(draft(format!("Is married to {name}"), "relationship", "persistent", 0.8).attr(Attribute::new("partner", &name)))
+                },
+            ),
+            r(
+                "relationship",
+                &format!(r"i (?:have|got|adopted|just got|just adopted|now have) (?:an? |two |three )?(?:new |little |baby |young |older |younger |big |cute |rescue )*(?P<rel>{RELATIONS}) (?:named|called) (?P<name>[\p{{L}}'-]+)(?P<rest>.*)"),
+                |c| {
+                    let (rel, name) = (cap(c, "rel").to_lowercase(), cap(c, "name"));
+                    let rest = strip_tail(&cap(c, "rest"));
+                    let rest = if rest.is_empty() { String::new() } else { format!(" {}", third_person(&rest)) };
+                    Some(draft(format!("Has {} {rel} named {name}{rest}", article(&rel)), "relationship", "persistent", 0.7).attr(Attribute::new(format!("has:{rel}:{}", norm(&name)), "yes")))
+                },
+            ),
+            // Habits.
+            r(
+                "pattern",
+                r"(?:i|we) (?:usually|always|often|normally|typically|regularly|generally|tend to|like to|every (?:day|morning|evening|night|week|weekend) i) (?P<v>.+)",
+                |c| {
+                    let v = cap(c, "v");
+                    let (verb, rest) = v.split_once(' ').unwrap_or((v.as_str(), ""));
+                    Some(draft(format!("Usually {} {}", verb.to_lowercase(), third_person(rest)).trim().to_string(), "pattern", "persistent", 0.6))
+                },
+            ),
+            r(
+                "pattern",
+                r"every (?P<when>day|morning|evening|night|week|weekend|monday|tuesday|wednesday|thursday|friday|saturday|sunday),? (?:i|we) (?P<v>.+)",
+                |c| {
+                    let (when, v) = (cap(c, "when").to_lowercase(), cap(c, "v"));
+                    let (verb, rest) = v.split_once(' ').unwrap_or((v.as_str(), ""));
+                    Some(draft(format!("{} {} every {when}", sentence_case(&conjugate(verb)), third_person(rest)), "pattern", "persistent", 0.6))
+                },
+            ),
+            // Tasks.
+            r(
+                "task",
+                r"(?:i (?:need|have|want|plan|intend|am going|am planning|ought) to|i (?:must|should|will)|remind me to|do not let me forget to|i have got to|i gotta) (?P<v>.+)",
+                |c| {
+                    let v = third_person(&cap(c, "v"));
+                    Some(draft(format!("Needs to {v}"), "task", "session", 0.6))
+                },
+            ),
+            // Beliefs.
+            r(
+                "belief",
+                r"i (?:strongly |really |firmly )?(?:believe|think|feel|am convinced) (?:that )?(?P<v>.{8,})",
+                |c| Some(draft(format!("Believes {}", third_person(&cap(c, "v"))), "belief", "persistent", 0.55)),
+            ),
+            // Events: things that happened, told in the past tense.
+            r(
+                "event",
+                r"(?:(?P<pre>yesterday|today|this morning|last (?:night|week|weekend|month|year|summer|winter)|earlier today|on \w+),? )?(?:i|we) (?:just |finally |recently |also )?(?P<verb>went|visited|ran|attended|saw|met|had|finished|completed|bought|watched|read|cooked|baked|travelled|traveled|hiked|flew|drove|celebrated|won|lost|adopted|graduated|got back|came back|returned|started|began|tried|played|painted|wrote|built|launched|shipped|passed|failed|broke|hurt|sprained|booked|signed up for|took|climbed|swam|cycled|biked|competed in|volunteered at|volunteered|spoke at|presented at|gave a talk|got married|got engaged|had a baby|got promoted|got a promotion) (?P<rest>.*)",
+                |c| {
+                    let verb = cap(c, "verb");
+                    let rest = third_person(&cap(c, "rest"));
+                    let pre = cap(c, "pre");
+                    let when = if pre.is_empty() { String::new() } else { format!(" ({})", pre.to_lowercase()) };
+                    Some(draft(format!("{} {rest}{when}", sentence_case(&verb)).replace("  ", " ").trim().to_string(), "event", "persistent", 0.65))
+                },
+            ),
+            // Anything else about oneself: "my car is a Tesla".
+            r(
+                "attribute",
+                r"(?:my|our) (?P<k>[\w ]{2,30}?) (?P<verb>is|are|was|has) (?P<v>.+)",
+                |c| {
+                    let (k, v) = (cap(c, "k"), strip_tail(&cap(c, "v")));
+                    let verb = cap(c, "verb").to_lowercase();
+                    Some(draft(format!("{} {verb} {}", sentence_case(&k.to_lowercase()), third_person(&v)), "attribute", "persistent", 0.6).attr(Attribute::new(format!("my:{}", norm(&k)), &v)))
+                },
+            ),
+            r(
+                "attribute",
+                r"i have (?P<v>(?:a|an|two|three|four|five|\d+) .+)",
+                |c| Some(draft(format!("Has {}", third_person(&strip_tail(&cap(c, "v")))), "attribute", "persistent", 0.6)),
+            ),
+            // The generic first-person rule.
+            r(
+                "first-person",
+                r"(?:i|we) (?P<verb>[a-z]+) (?P<rest>.{3,})",
+                |c| {
+                    let verb = cap(c, "verb");
+                    if ["am", "was", "is"].contains(&verb.to_lowercase().as_str()) {
+                        // "I am happy": a passing state, not a fact; "I am learning
+                        // Japanese" is one.
+                        let rest = cap(c, "rest");
+                        let ongoing = rest.split_whitespace().next().is_some_and(|w| w.ends_with("ing") && w.len() > 4);
+                        if rest.split_whitespace().count() < 3 && !ongoing {
+                            return None;
+                        }
+                    }
+                    let rest = third_person(&cap(c, "rest"));
+                    Some(draft(format!("{} {rest}", sentence_case(&conjugate(&verb))), "attribute", "persistent", 0.5))
+                },
+            ),
+        ]
+    })
+}
+
+/// The article the speaker used, else one by spelling ("an SRE" must be kept).
+fn article_for<'a>(given: &'a str, noun: &str) -> &'a str {
+    match given.trim() {
+        "" => article(noun),
+        _ => given.trim(),
+    }
+}
+
+fn employer(org: &str, art: &str, role: &str) -> Option<Draft> {
+    let org = place(org);
+    if org.is_empty() || norm(&org).is_empty() {
+        return None;
+    }
+    let role = strip_tail(role);
+    let content = if role.is_empty() {
+        format!("Works at {org}")
+    } else {
+        format!("Works at {org} as {} {role}", article_for(art, &role))
+    };
+    Some(draft(content, "profession", "persistent", 0.75).attr(Attribute::new("employer", &org)))
+}
+
+fn profession(art: &str, role: &str) -> Option<Draft> {
+    let role = strip_tail(role);
+    if role.is_empty() {
+        return None;
+    }
+    Some(
+        draft(
+            format!("Is {} {role}", article_for(art, &role)),
+            "profession",
+            "persistent",
+            0.7,
+        )
+        .attr(Attribute::new("profession", &role)),
+    )
+}
+
+fn preference_key(object: &str, _polarity: &str) -> Option<Attribute> {
+    // One key per object: liking and disliking the same thing are two values of
+    // one attribute, so a flip is an UPDATE.
+    const STOP: [&str; 18] = [
+        "when", "if", "because", "since", "while", "but", "and", "for", "at", "on", "in", "with", "to", "over", "than",
+        "instead", "during", "whenever",
+    ];
+    let object = norm(object);
+    let head: Vec<&str> = object.split(' ').take_while(|w| !STOP.contains(w)).take(4).collect();
+    Attribute::new(format!("preference:{}", head.join(" ")), _polarity)
+}
+
+/// Words of small talk: a sentence made only of these says nothing to remember.
+const SMALL_TALK: &[&str] = &[
+    "hi",
+    "hello",
+    "hey",
+    "hiya",
+    "yo",
+    "thanks",
+    "thank",
+    "you",
+    "ok",
+    "okay",
+    "cool",
+    "great",
+    "nice",
+    "lol",
+    "haha",
+    "hahaha",
+    "good",
+    "morning",
+    "afternoon",
+    "evening",
+    "night",
+    "bye",
+    "goodbye",
+    "see",
+    "later",
+    "soon",
+    "sure",
+    "yes",
+    "yeah",
+    "yep",
+    "no",
+    "nope",
+    "awesome",
+    "perfect",
+    "fine",
+    "alright",
+    "right",
+    "wow",
+    "oh",
+    "ah",
+    "hmm",
+    "well",
+    "so",
+    "how",
+    "are",
+    "is",
+    "it",
+    "going",
+    "what",
+    "up",
+    "sounds",
+    "cheers",
+    "welcome",
+    "pleasure",
+    "sorry",
+    "please",
+    "np",
+    "ty",
+    "thx",
+    "much",
+    "very",
+    "all",
+    "the",
+    "a",
+    "to",
+    "meet",
+    "nice",
+    "glad",
+    "hear",
+    "that",
+    "doing",
+    "and",
+    "too",
+    "again",
+    "i",
+    "am",
+    "i'm",
+    "im",
+    "totally",
+    "agree",
+    "exactly",
+    "indeed",
+    "got",
+    "understood",
+    "noted",
+    "makes",
+    "sense",
+    "interesting",
+    "really",
+    "true",
+    "for",
+    "your",
+    "help",
+    "appreciate",
+    "there",
+    "have",
+    "day",
+    "weekend",
+    "take",
+    "care",
+    "talk",
+    "with",
+    "me",
+];
+
+fn is_small_talk(sentence: &str) -> bool {
+    let words: Vec<String> = sentence
+        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    words.is_empty() || words.iter().all(|w| SMALL_TALK.contains(&w.as_str()))
+}
+
+/// Expands contractions and evens out quotes and spaces.
+fn normalise(text: &str) -> String {
+    static CONTRACTIONS: OnceLock<Vec<(Regex, &'static str)>> = OnceLock::new();
+    let table = CONTRACTIONS.get_or_init(|| {
+        [
+            (r"\b(?i:i)'m\b", "I am"),
+            (r"\b(?i:i)'ve\b", "I have"),
+            (r"\b(?i:i)'d\b", "I would"),
+            (r"\b(?i:i)'ll\b", "I will"),
+            (r"\b(?i:we)'re\b", "we are"),
+            (r"\b(?i:we)'ve\b", "we have"),
+            (r"(?i)\bcan't\b", "cannot"),
+            (r"(?i)\bwon't\b", "will not"),
+            (r"(?i)\bain't\b", "am not"),
+            (
+                r"(?i)\b(do|does|did|is|are|was|were|have|has|had|would|should|could)n't\b",
+                "$1 not",
+            ),
+            (r"(?i)\bname's\b", "name is"),
+            (r"(?i)\bit's\b", "it is"),
+            (r"(?i)\bthat's\b", "that is"),
+            (r"(?i)\bim\b", "I am"),
+            (r"(?i)\bdont\b", "do not"),
+            (r"(?i)\bgonna\b", "going to"),
+            (r"(?i)\bwanna\b", "want to"),
+            // Fillers between the subject and the verb carry nothing.
+            (r"\b(I|We|we) (?:actually|really|honestly|basically|definitely|totally|literally|kind of|kinda|sort of|truly|seriously|just|finally|now|currently|still|recently|also) ", "$1 "),
+            (r"\b(I|We|we) (am|are) (?:actually|really|honestly|basically|definitely|totally|literally|truly|seriously|also) ", "$1 $2 "),
+            (r"(?i)\bI have been (an? |vegetarian|vegan|pescatarian|pescetarian|allergic|married)", "I am $1"),
+        ]
+        .into_iter()
+        .map(|(p, r)| (Regex::new(p).expect("valid regex"), r))
+        .collect()
+    });
+    let mut t = text
+        .replace(['\u{2019}', '\u{2018}'], "'")
+        .replace(['\u{201c}', '\u{201d}'], "\"");
+    // "Sarah, my coworker, is …" → "my coworker Sarah is …".
+    static APPOSITIVE: OnceLock<Regex> = OnceLock::new();
+    let appositive = APPOSITIVE.get_or_init(|| {
+        Regex::new(&format!(
+            r"\b(?P<name>\p{{Lu}}[\p{{L}}'-]+), (?i:my|our) (?P<rel>(?i:{RELATIONS})),\s+"
+        ))
+        .expect("valid regex")
+    });
+    t = appositive.replace_all(&t, "my $rel $name ").to_string();
+    for (re, rep) in table {
+        t = re.replace_all(&t, *rep).to_string();
+    }
+    t.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Splits text into sentences, keeping whether each was a question.
+fn sentences(text: &str) -> Vec<(String, bool)> {
+    let mut out = Vec::new();
+    let mut current = String::new();
+    let chars: Vec<char> = text.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        let next = chars.get(i + 1).copied();
+        let ends = match c {
+            '!' | '?' | ';' | '\n' => true,
+            // A full stop between digits is a decimal point, and "e.g." is no end.
+            '.' => {
+                !(next.is_some_and(|n| n.is_ascii_digit())
+                    && i > 0
+                    && chars[i - 1].is_ascii_digit())
+                    && next.is_none_or(char::is_whitespace)
+            }
+            _ => false,
+        };
+        if ends {
+            let s = current.trim().to_string();
+            if !s.is_empty() {
+                out.push((s, c == '?'));
+            }
+            current.clear();
+        } else {
+            current.push(c);
+        }
+    }
+    let s = current.trim().to_string();
+    if !s.is_empty() {
+        out.push((s, false));
+    }
+    out
+}
+
+/// Splits a sentence into clauses that each state one thing: "I live in Lisbon
+/// and work at Stripe" → "I live in Lisbon", "I work at Stripe".
+fn clauses(sentence: &str) -> Vec<String> {
+    static SPLIT: OnceLock<Regex> = OnceLock::new();
+    let re = SPLIT.get_or_init(|| {
+        Regex::new(r"(?i)(?:,\s*|\s+)(?:and|but|also|plus|while|though|although|whereas)\s+|,\s+|\s+[-–—]\s+")
+            .expect("valid regex")
+    });
+    static STARTS: OnceLock<Regex> = OnceLock::new();
+    let starts = STARTS.get_or_init(|| {
+        Regex::new(r"^(?:(?i:i|i am|we|my|our)\b|\p{Lu}\p{Ll}+ (?:is|was|has|lives|works|likes|loves)\b|(?i:(?:also )?(?:live|lives|work|works|moved|am|love|like|hate|have|has|prefer|enjoy|joined|started|quit|left|went|visited|need|want|usually|always|got))\b)").expect("valid regex")
+    });
+    let parts: Vec<&str> = re.split(sentence).collect();
+    let mut out: Vec<String> = Vec::new();
+    for part in parts {
+        let part = part.trim();
+        if part.is_empty() {
+            continue;
+        }
+        let lower_start = part.split_whitespace().next().unwrap_or("").to_lowercase();
+        let starts_clause = starts.is_match(part) && !matches!(lower_start.as_str(), "and" | "but");
+        match out.last_mut() {
+            Some(last) if !starts_clause => {
+                last.push_str(", ");
+                last.push_str(part);
+            }
+            _ => {
+                // A clause without its own subject borrows the sentence's: "and work at…".
+                let needs_subject = starts_clause
+                    && !part.to_lowercase().starts_with("i ")
+                    && !part.to_lowercase().starts_with("i am")
+                    && !part.to_lowercase().starts_with("we ")
+                    && !part.to_lowercase().starts_with("my ")
+                    && !part.to_lowercase().starts_with("our ")
+                    && !part.chars().next().is_some_and(char::is_uppercase)
+                    && !out.is_empty();
+                if needs_subject {
+                    out.push(format!("I {part}"));
+                } else {
+                    out.push(part.to_string());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Markers of a retraction, and what is left once they are taken out; `true`
+/// when the speaker asked to forget (always a retraction, even of a preference).
+fn strip_retraction(clause: &str) -> Option<(String, bool)> {
+    static MARKERS: OnceLock<Vec<(Regex, &'static str)>> = OnceLock::new();
+    let table = MARKERS.get_or_init(|| {
+        [
+            (r"(?i)^(?:please )?(?:forget|disregard|ignore|delete|remove) (?:that|the fact that|about the fact that)? ?(.+)$", "$1"),
+            (r"(?i)^(.*?)\bno longer\b(.*)$", "$1$2"),
+            (r"(?i)^(i am|we are) not (?:an? )?(.+?) (?:any ?more|anymore)$", "$1 $2"),
+            (r"(?i)^(i|we) (?:do not|did not) (.+?) (?:any ?more|anymore)$", "$1 $2"),
+            (r"(?i)^(i|we) (?:stopped|quit) (?:being )(.+)$", "$1 am $2"),
+            (r"(?i)^(i|we) (?:quit|left) (?:my job at |my job with |working at |working for )?(.+)$", "$1 work at $2"),
+            (r"(?i)^(i|we) (?:got fired from|was fired from|was laid off from|got laid off from|resigned from) (.+)$", "$1 work at $2"),
+            (r"(?i)^(i|we) (?:moved away from|moved out of) (.+)$", "$1 live in $2"),
+            (r"(?i)^(i|we) (?:broke up with|divorced|split up with) (.+)$", "$1 am married to $2"),
+            (r"(?i)^(i|we) eat (meat|fish|dairy|animal products) again$", "$1 am vegetarian"),
+        ]
+        .into_iter()
+        .map(|(p, r)| (Regex::new(p).expect("valid regex"), r))
+        .collect()
+    });
+    for (i, (re, rep)) in table.iter().enumerate() {
+        if re.is_match(clause) {
+            let positive = re.replace(clause, *rep).to_string();
+            let positive = positive.split_whitespace().collect::<Vec<_>>().join(" ");
+            // "I quit my job": no employer named; the retraction is of any employer.
+            let positive = positive.replace(" work at my job", " work at their job");
+            return Some((positive, i == 0));
+        }
+    }
+    None
+}
+
+fn is_preference_clause(clause: &str) -> bool {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(r"(?i)^i (?:really |also )*(?:like|love|enjoy|adore|prefer)\b")
+            .expect("valid regex")
+    })
+    .is_match(clause)
+}
+
+/// Phrases that make a statement important to keep.
+fn emphasis(sentence: &str) -> f64 {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    let re = RE.get_or_init(|| {
+        Regex::new(r"(?i)\b(?:remember(?: that)?|don't forget|do not forget|important|always remember|note that|for the record|keep in mind)\b").expect("valid regex")
+    });
+    static CORRECTION: OnceLock<Regex> = OnceLock::new();
+    let correction = CORRECTION.get_or_init(|| {
+        Regex::new(
+            r"(?i)^(?:actually|correction|to be clear|i meant|sorry,? i meant|no,|wait,|update:|scratch that)|\bi actually\b",
+        )
+        .expect("valid regex")
+    });
+    let mut boost: f64 = 0.0;
+    if re.is_match(sentence) {
+        boost += 0.2;
+    }
+    if correction.is_match(sentence.trim()) {
+        boost += 0.2;
+    }
+    boost
+}
+
+/// Removes lead-ins that carry no content: "remember that", "actually", "btw".
+fn strip_lead_in(sentence: &str) -> String {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    let re = RE.get_or_init(|| {
+        Regex::new(r"(?i)^(?:(?:please |also |oh,? |so,? |well,? |btw,? |by the way,? |fyi,? |just so you know,? |actually,? |correction:? |to be clear,? |update:? |no,? |wait,? |sorry,? |i meant,? |anyway,? |also,? |and |scratch that,? |hey,? |hi,? |hello,? |ok,? |okay,? |oh and,? |honestly,? |these days,? |nowadays,? |currently,? |at the moment,? |right now,? |lately,? )*(?:remember|note|keep in mind|don't forget|do not forget|for the record)?(?: that)?,?\s*)").expect("valid regex")
+    });
+    re.replace(sentence.trim(), "").trim().to_string()
+}
+
+/// A named person or organisation as the subject of a clause: "Jennifer is a
+/// doctor", "my wife Jennifer is a doctor", "Acme Corp is hiring".
+fn other_subject(clause: &str) -> Option<(String, Option<String>, String)> {
+    static REL: OnceLock<Regex> = OnceLock::new();
+    let rel = REL.get_or_init(|| {
+        Regex::new(&format!(r"^(?i:my|our) (?P<rel>(?i:{RELATIONS})),? (?P<name>\p{{Lu}}[\p{{L}}'-]+),? (?P<rest>.+)$")).expect("valid regex")
+    });
+    if let Some(c) = rel.captures(clause) {
+        return Some((
+            cap(&c, "name"),
+            Some(cap(&c, "rel").to_lowercase()),
+            cap(&c, "rest"),
+        ));
+    }
+    static UNNAMED: OnceLock<Regex> = OnceLock::new();
+    let unnamed = UNNAMED.get_or_init(|| {
+        Regex::new(&format!(r"^(?i:my|our) (?P<rel>(?i:{RELATIONS})) (?P<rest>(?:is|was|has|had|lives|lived|works|worked|likes|loves|hates|moved|just|started|joined|prefers|enjoys|studies|teaches|plays|owns|runs|speaks|went|visited|got)\b.*)$")).expect("valid regex")
+    });
+    if let Some(c) = unnamed.captures(clause) {
+        // No name given: the relation stands for the person ("sister").
+        return Some((cap(&c, "rel").to_lowercase(), None, cap(&c, "rest")));
+    }
+    static NAMED: OnceLock<Regex> = OnceLock::new();
+    let named = NAMED.get_or_init(|| {
+        Regex::new(r"^(?P<name>\p{Lu}[\p{L}'-]+(?: (?:\p{Lu}[\p{L}'-]+|Corp|Inc|Ltd|LLC|Labs|Co))*) (?P<rest>(?:is|was|has|had|lives|lived|works|worked|likes|loves|hates|moved|got|just|started|joined|prefers|enjoys|studies|teaches|plays|owns|runs|wants|needs|does|eats|drinks|speaks|went|visited|will|can|used to)\b.*)$").expect("valid regex")
+    });
+    let c = named.captures(clause)?;
+    let name = cap(&c, "name");
+    let first = name.split_whitespace().next().unwrap_or("");
+    const NOT_NAMES: [&str; 24] = [
+        "I",
+        "It",
+        "This",
+        "That",
+        "There",
+        "He",
+        "She",
+        "They",
+        "We",
+        "You",
+        "The",
+        "My",
+        "Our",
+        "Today",
+        "Yesterday",
+        "Tomorrow",
+        "Everyone",
+        "Nobody",
+        "Someone",
+        "Everything",
+        "Nothing",
+        "Life",
+        "Work",
+        "Who",
+    ];
+    if NOT_NAMES.contains(&first) {
+        return None;
+    }
+    Some((name, None, cap(&c, "rest")))
+}
+
+/// A subject name as the SPEC writes it: a lowercase first name for a person, a
+/// hyphenated lowercase name for an organisation.
+pub fn subject_name(name: &str) -> String {
+    let words: Vec<String> = name
+        .split(|c: char| !(c.is_alphanumeric() || c == '-'))
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    if words.len() > 1 {
+        words.join("-")
+    } else {
+        words.first().cloned().unwrap_or_else(|| "user".into())
+    }
+}
+
+/// Classifies a first-person clause with the rules.
+fn classify_first_person(clause: &str) -> Option<(&'static str, Draft)> {
+    for rule in rules() {
+        if let Some(c) = rule.re.captures(clause) {
+            if let Some(d) = (rule.build)(&c) {
+                return Some((rule.name, d));
+            }
+        }
+    }
+    None
+}
+
+/// Reads a stored third-person fact back into its rule and attribute:
+/// "Lives in Berlin" → residence = berlin. Used on existing records.
+pub fn classify(content: &str) -> Option<(&'static str, Option<Attribute>)> {
+    let first_line = content.lines().find(|l| !l.trim().is_empty())?.trim();
+    let first_line = first_line.trim_end_matches(['.', '!']);
+    // Put it back in the first person and run the same rules.
+    let (head, rest) = first_line.split_once(' ').unwrap_or((first_line, ""));
+    let verb = head.to_lowercase();
+    let first_person = match verb.as_str() {
+        "is" => format!("I am {rest}"),
+        "has" => format!("I have {rest}"),
+        "does" => format!("I do {rest}"),
+        "lives" | "works" | "likes" | "loves" | "enjoys" | "prefers" | "dislikes" | "hates"
+        | "adores" => {
+            format!("I {} {rest}", verb.trim_end_matches('s'))
+        }
+        "favorite" | "favourite" => format!("my {first_line}"),
+        "usually" => format!("I usually {rest}"),
+        "needs" => format!("I need {rest}"),
+        "believes" => format!("I believe {rest}"),
+        "birthday" => format!("my {first_line}"),
+        _ => return None,
+    };
+    let normalised = normalise(&first_person);
+    // "Is married to Jennifer" and "Is named Ana" read back through their own rules.
+    let normalised = normalised.replace("I am named ", "my name is ");
+    classify_first_person(&normalised).map(|(rule, d)| (rule, d.attribute))
+}
+
+/// Extracts standalone facts from prose.
+pub fn extract(text: &str) -> Vec<Fact> {
+    let mut facts: Vec<Fact> = Vec::new();
+    for (sentence, question) in sentences(text) {
+        if question || is_small_talk(&sentence) {
+            continue;
+        }
+        let boost = emphasis(&sentence);
+        let body = strip_lead_in(&normalise(&sentence));
+        if body.is_empty() || is_small_talk(&body) {
+            continue;
+        }
+        for clause in clauses(&body) {
+            let clause = clause
+                .trim()
+                .trim_end_matches(['.', '!', ','])
+                .trim()
+                .to_string();
+            if clause.split_whitespace().count() < 2 {
+                continue;
+            }
+            facts.extend(facts_of_clause(&clause, boost));
+        }
+    }
+    // One fact per idea: drop exact repeats within one input.
+    let mut seen = std::collections::HashSet::new();
+    facts.retain(|f| seen.insert((f.subject.clone(), norm(&f.content), f.retraction)));
+    facts
+}
+
+fn facts_of_clause(clause: &str, boost: f64) -> Vec<Fact> {
+    let mut out = Vec::new();
+    let make = |subject: &str, rule: &'static str, d: Draft, retraction: bool| -> Fact {
+        let importance = (d.importance + boost + if retraction { 0.1 } else { 0.0 }).min(1.0);
+        Fact {
+            content: d.content,
+            subject: d.subject.unwrap_or_else(|| subject.to_string()),
+            category: d.category,
+            durability: d.durability,
+            importance: (importance * 100.0).round() / 100.0,
+            attribute: d.attribute,
+            retraction,
+            rule,
+        }
+    };
+    // Someone else: "my wife Jennifer is a doctor", "Tom lives in Paris".
+    if let Some((name, relation, rest)) = other_subject(clause) {
+        let subject = subject_name(&name);
+        if let Some(rel) = &relation {
+            let plain = rel.replace('é', "e");
+            let partner = PARTNERS.contains(&plain.as_str());
+            let (content, key) = if partner {
+                (format!("Is married to {name}"), "partner".to_string())
+            } else {
+                (
+                    format!("Has {} {rel} named {name}", article(rel)),
+                    format!("has:{rel}:{}", norm(&name)),
+                )
+            };
+            let d = draft(content, "relationship", "persistent", 0.7)
+                .attr(Attribute::new(key, if partner { &name } else { "yes" }));
+            out.push(make("user", "relationship", d, false));
+        }
+        let (positive, retraction) = match strip_retraction(&format!("I {rest}")) {
+            Some((p, _)) => (p, true),
+            None => (format!("I {rest}"), false),
+        };
+        let positive = normalise(
+            &positive
+                .replace("I is ", "I am ")
+                .replace("I has ", "I have ")
+                .replace("I was ", "I am "),
+        );
+        let positive = deconjugate(&positive);
+        if let Some((rule, d)) = classify_first_person(&positive) {
+            out.push(make(&subject, rule, d, retraction));
+        }
+        return out;
+    }
+    let (positive, retraction, forget) = match strip_retraction(clause) {
+        Some((p, forget)) => (p, true, forget),
+        None => (clause.to_string(), false, false),
+    };
+    if !is_first_person(&positive) {
+        // Not about the speaker nor anyone named: nothing to remember.
+        return out;
+    }
+    // A preference that is negated is a new value (a flip), not a retraction;
+    // "forget that I like tea" is a retraction all the same.
+    let retraction = forget || (retraction && !is_preference_clause(&positive));
+    let positive =
+        if !retraction && positive != clause && is_preference_clause(&positive) && !forget {
+            format!(
+                "I do not like {}",
+                positive
+                    .split_whitespace()
+                    .skip(2)
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            )
+        } else {
+            positive
+        };
+    if let Some((rule, d)) = classify_first_person(&positive) {
+        out.push(make("user", rule, d, retraction));
+    }
+    out
+}
+
+/// Whether a clause speaks of the speaker: "I …", "my …", or "I …" after a
+/// short lead such as "Yesterday" or "Last week,".
+fn is_first_person(clause: &str) -> bool {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(r"(?i)^(?:(?:[\w']+ ){0,3}?(?:[\w']+,? ))?(?:i|we|my|our)\b|^every |^call me ")
+            .expect("valid regex")
+    })
+    .is_match(clause)
+}
+
+/// "I lives in Paris" (from "Tom lives in Paris") → "I live in Paris".
+fn deconjugate(clause: &str) -> String {
+    let Some(rest) = clause.strip_prefix("I ") else {
+        return clause.to_string();
+    };
+    let (verb, tail) = rest.split_once(' ').unwrap_or((rest, ""));
+    let base = match verb {
+        "is" => "am".to_string(),
+        "has" => "have".to_string(),
+        "does" => "do".to_string(),
+        "goes" => "go".to_string(),
+        v if v.ends_with("ies") && v.len() > 4 => format!("{}y", &v[..v.len() - 3]),
+        v if v.ends_with("ches")
+            || v.ends_with("shes")
+            || v.ends_with("sses")
+            || v.ends_with("xes") =>
+        {
+            v[..v.len() - 2].to_string()
+        }
+        v if v.ends_with('s') && !v.ends_with("ss") && v.len() > 2 => v[..v.len() - 1].to_string(),
+        v => v.to_string(),
+    };
+    format!("I {base} {tail}").trim().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn one(text: &str) -> Fact {
+        let facts = extract(text);
+        assert_eq!(facts.len(), 1, "{text:?} gave {facts:#?}");
+        facts.into_iter().next().unwrap()
+    }
+
+    fn contents(text: &str) -> Vec<String> {
+        extract(text).into_iter().map(|f| f.content).collect()
+    }
+
+    #[test]
+    fn residence() {
+        let f = one("I live in Berlin.");
+        assert_eq!(
+            (f.content.as_str(), f.subject.as_str(), f.category),
+            ("Lives in Berlin", "user", "attribute")
+        );
+        assert_eq!(
+            f.attribute,
+            Some(Attribute {
+                key: "residence".into(),
+                value: "berlin".into()
+            })
+        );
+        assert_eq!(
+            one("We just moved to Lisbon last year!").content,
+            "Lives in Lisbon"
+        );
+        assert_eq!(
+            one("I'm based in New York City now").content,
+            "Lives in New York City"
+        );
+        let r = one("I don't live in Berlin anymore");
+        assert!(r.retraction);
+        assert_eq!(r.attribute.unwrap().key, "residence");
+    }
+
+    #[test]
+    fn work_and_profession() {
+        assert_eq!(
+            one("I work at Stripe as an SRE").content,
+            "Works at Stripe as an SRE"
+        );
+        let f = one("I just joined Google");
+        assert_eq!(f.content, "Works at Google");
+        assert_eq!(f.category, "profession");
+        assert_eq!(f.attribute.unwrap().key, "employer");
+        assert_eq!(
+            one("I'm a software engineer").content,
+            "Is a software engineer"
+        );
+        assert_eq!(
+            one("I work as a nurse").attribute.unwrap().key,
+            "profession"
+        );
+        let quit = one("I no longer work at Google");
+        assert!(quit.retraction);
+        assert_eq!(quit.attribute.unwrap().key, "employer");
+        assert!(one("I quit my job at Initech").retraction);
+    }
+
+    #[test]
+    fn identity() {
+        let f = one("My name is Ana");
+        assert_eq!(
+            (f.content.as_str(), f.category, f.durability),
+            ("Is named Ana", "identity", "permanent")
+        );
+        assert_eq!(one("I'm 34 years old").content, "Is 34 years old");
+        assert_eq!(
+            one("I turned 35 yesterday").attribute.unwrap(),
+            Attribute {
+                key: "age".into(),
+                value: "35".into()
+            }
+        );
+        assert_eq!(one("I'm from Porto").content, "Is from Porto");
+    }
+
+    #[test]
+    fn diet_and_health() {
+        let f = one("I'm vegetarian");
+        assert_eq!(
+            (f.content.as_str(), f.category),
+            ("Is vegetarian", "preference")
+        );
+        let r = one("I'm not vegetarian anymore");
+        assert!(r.retraction);
+        assert_eq!(r.attribute.unwrap().key, "diet");
+        let a = one("I am allergic to peanuts");
+        assert_eq!(a.content, "Is allergic to peanuts");
+        assert!(a.importance >= 0.8);
+        assert_eq!(
+            one("I have a shellfish allergy").content,
+            "Is allergic to shellfish"
+        );
+    }
+
+    #[test]
+    fn preferences_and_flips() {
+        let f = one("I really love jazz music");
+        assert_eq!(
+            (f.content.as_str(), f.category),
+            ("Loves jazz music", "preference")
+        );
+        let like = one("I like coffee").attribute.unwrap();
+        let hate = one("I hate coffee").attribute.unwrap();
+        assert_eq!(like.key, hate.key, "one attribute, two values");
+        assert_ne!(like.value, hate.value);
+        let flip = one("I don't like coffee anymore");
+        assert!(!flip.retraction, "a flipped preference is an update");
+        assert_eq!(flip.attribute.unwrap().key, like.key);
+        assert_eq!(
+            one("My favourite colour is green").content,
+            "Favorite colour is green"
+        );
+    }
+
+    #[test]
+    fn other_people_under_their_own_subject() {
+        let facts = extract("My wife Jennifer is a doctor.");
+        let jen = facts
+            .iter()
+            .find(|f| f.subject == "jennifer")
+            .expect("a fact about jennifer");
+        assert_eq!(jen.content, "Is a doctor");
+        assert!(
+            facts
+                .iter()
+                .any(|f| f.subject == "user" && f.content == "Is married to Jennifer")
+        );
+        let tom = one("Tom lives in Paris");
+        assert_eq!(
+            (tom.subject.as_str(), tom.content.as_str()),
+            ("tom", "Lives in Paris")
+        );
+        let org = extract("Acme Corp is hiring engineers");
+        assert!(org.iter().all(|f| f.subject == "acme-corp"), "{org:?}");
+    }
+
+    #[test]
+    fn several_facts_in_one_sentence() {
+        let c = contents("I live in Lisbon, work at Stripe as an SRE and I'm allergic to peanuts.");
+        assert_eq!(
+            c,
+            vec![
+                "Lives in Lisbon",
+                "Works at Stripe as an SRE",
+                "Is allergic to peanuts"
+            ]
+        );
+    }
+
+    #[test]
+    fn small_talk_and_questions_give_nothing() {
+        for text in [
+            "Hi!",
+            "Thanks so much, that's great.",
+            "ok cool",
+            "How are you?",
+            "Where do I live?",
+            "Good morning!",
+            "lol",
+            "The weather is nice today.",
+        ] {
+            assert!(
+                extract(text).is_empty(),
+                "{text:?} gave {:?}",
+                extract(text)
+            );
+        }
+    }
+
+    #[test]
+    fn events_tasks_habits_beliefs() {
+        let e = one("Yesterday I went hiking in the Alps with my sister");
+        assert_eq!(e.category, "event");
+        assert!(
+            e.content
+                .starts_with("Went hiking in the Alps with their sister"),
+            "{e:?}"
+        );
+        let t = one("I need to renew my passport");
+        assert_eq!(
+            (t.content.as_str(), t.category, t.durability),
+            ("Needs to renew their passport", "task", "session")
+        );
+        let p = one("I usually run 5k in the morning");
+        assert_eq!(
+            (p.content.as_str(), p.category),
+            ("Usually run 5k in the morning", "pattern")
+        );
+        let b = one("I think remote work is better for focus");
+        assert_eq!(b.category, "belief");
+    }
+
+    #[test]
+    fn remember_and_corrections_rank_high() {
+        let plain = one("I like tea");
+        let remembered = one("Remember that I like tea");
+        assert!(remembered.importance > plain.importance);
+        assert_eq!(remembered.content, plain.content);
+        let corrected = one("Actually, I live in Porto");
+        assert!(corrected.importance >= 0.9, "{corrected:?}");
+        let forget = one("Forget that I like tea");
+        assert!(forget.retraction);
+    }
+
+    #[test]
+    fn stored_facts_read_back_into_attributes() {
+        assert_eq!(
+            classify("Lives in Berlin").unwrap().1.unwrap(),
+            Attribute {
+                key: "residence".into(),
+                value: "berlin".into()
+            }
+        );
+        assert_eq!(
+            classify("Works at Stripe as an SRE")
+                .unwrap()
+                .1
+                .unwrap()
+                .key,
+            "employer"
+        );
+        assert_eq!(classify("Is vegetarian.").unwrap().1.unwrap().key, "diet");
+        assert_eq!(classify("Is named Ana").unwrap().1.unwrap().key, "name");
+        assert_eq!(
+            classify("Likes coffee").unwrap().1.unwrap().key,
+            classify("Dislikes coffee").unwrap().1.unwrap().key
+        );
+        assert_eq!(
+            classify("Is married to Jennifer").unwrap().1.unwrap().key,
+            "partner"
+        );
+    }
+
+    #[test]
+    fn conjugation() {
+        for (a, b) in [
+            ("walk", "walks"),
+            ("go", "goes"),
+            ("have", "has"),
+            ("carry", "carries"),
+            ("watch", "watches"),
+            ("play", "plays"),
+            ("went", "went"),
+            ("can", "can"),
+        ] {
+            assert_eq!(conjugate(a), b);
+        }
+        assert_eq!(deconjugate("I lives in Paris"), "I live in Paris");
+        assert_eq!(deconjugate("I watches films"), "I watch films");
+    }
+}
+
+/// The clauses a text is split into (for debugging the rules).
+#[doc(hidden)]
+pub fn debug_clauses(text: &str) -> Vec<String> {
+    sentences(text)
+        .into_iter()
+        .flat_map(|(s, _)| clauses(&strip_lead_in(&normalise(&s))))
+        .collect()
+}
