@@ -27,6 +27,7 @@ Register-ArgumentCompleter -Native -CommandName 'engram' -ScriptBlock {
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing but results and errors')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
+            [CompletionResult]::new('--commit', '--commit', [CompletionResultType]::ParameterName, 'Commit what this command changes in the vault''s git repository (same as `git: {auto_commit: true}` in the config)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -42,6 +43,8 @@ Register-ArgumentCompleter -Native -CommandName 'engram' -ScriptBlock {
             [CompletionResult]::new('reindex', 'reindex', [CompletionResultType]::ParameterValue, 'Rebuild the index and vectors from the files')
             [CompletionResult]::new('sync', 'sync', [CompletionResultType]::ParameterValue, 'Pick up files added, edited, renamed or deleted outside engram')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check every file and the index; --fix repairs what it can')
+            [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Keep the index live while files change (until Ctrl-C)')
+            [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'A record''s past versions, from git')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -54,6 +57,7 @@ Register-ArgumentCompleter -Native -CommandName 'engram' -ScriptBlock {
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing but results and errors')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
+            [CompletionResult]::new('--commit', '--commit', [CompletionResultType]::ParameterName, 'Commit what this command changes in the vault''s git repository (same as `git: {auto_commit: true}` in the config)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -81,6 +85,7 @@ Register-ArgumentCompleter -Native -CommandName 'engram' -ScriptBlock {
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing but results and errors')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
+            [CompletionResult]::new('--commit', '--commit', [CompletionResultType]::ParameterName, 'Commit what this command changes in the vault''s git repository (same as `git: {auto_commit: true}` in the config)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -108,6 +113,7 @@ Register-ArgumentCompleter -Native -CommandName 'engram' -ScriptBlock {
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing but results and errors')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
+            [CompletionResult]::new('--commit', '--commit', [CompletionResultType]::ParameterName, 'Commit what this command changes in the vault''s git repository (same as `git: {auto_commit: true}` in the config)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -137,6 +143,7 @@ Register-ArgumentCompleter -Native -CommandName 'engram' -ScriptBlock {
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing but results and errors')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
+            [CompletionResult]::new('--commit', '--commit', [CompletionResultType]::ParameterName, 'Commit what this command changes in the vault''s git repository (same as `git: {auto_commit: true}` in the config)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -150,6 +157,7 @@ Register-ArgumentCompleter -Native -CommandName 'engram' -ScriptBlock {
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing but results and errors')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
+            [CompletionResult]::new('--commit', '--commit', [CompletionResultType]::ParameterName, 'Commit what this command changes in the vault''s git repository (same as `git: {auto_commit: true}` in the config)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -164,6 +172,7 @@ Register-ArgumentCompleter -Native -CommandName 'engram' -ScriptBlock {
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing but results and errors')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
+            [CompletionResult]::new('--commit', '--commit', [CompletionResultType]::ParameterName, 'Commit what this command changes in the vault''s git repository (same as `git: {auto_commit: true}` in the config)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -190,6 +199,7 @@ Register-ArgumentCompleter -Native -CommandName 'engram' -ScriptBlock {
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing but results and errors')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
+            [CompletionResult]::new('--commit', '--commit', [CompletionResultType]::ParameterName, 'Commit what this command changes in the vault''s git repository (same as `git: {auto_commit: true}` in the config)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -203,6 +213,7 @@ Register-ArgumentCompleter -Native -CommandName 'engram' -ScriptBlock {
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing but results and errors')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
+            [CompletionResult]::new('--commit', '--commit', [CompletionResultType]::ParameterName, 'Commit what this command changes in the vault''s git repository (same as `git: {auto_commit: true}` in the config)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -216,6 +227,7 @@ Register-ArgumentCompleter -Native -CommandName 'engram' -ScriptBlock {
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing but results and errors')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
+            [CompletionResult]::new('--commit', '--commit', [CompletionResultType]::ParameterName, 'Commit what this command changes in the vault''s git repository (same as `git: {auto_commit: true}` in the config)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -229,6 +241,7 @@ Register-ArgumentCompleter -Native -CommandName 'engram' -ScriptBlock {
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing but results and errors')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
+            [CompletionResult]::new('--commit', '--commit', [CompletionResultType]::ParameterName, 'Commit what this command changes in the vault''s git repository (same as `git: {auto_commit: true}` in the config)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -243,6 +256,38 @@ Register-ArgumentCompleter -Native -CommandName 'engram' -ScriptBlock {
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing but results and errors')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
+            [CompletionResult]::new('--commit', '--commit', [CompletionResultType]::ParameterName, 'Commit what this command changes in the vault''s git repository (same as `git: {auto_commit: true}` in the config)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'engram;watch' {
+            [CompletionResult]::new('--debounce', '--debounce', [CompletionResultType]::ParameterName, 'Sync once the vault has been quiet this long (milliseconds)')
+            [CompletionResult]::new('--vault', '--vault', [CompletionResultType]::ParameterName, 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing but results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing but results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
+            [CompletionResult]::new('--commit', '--commit', [CompletionResultType]::ParameterName, 'Commit what this command changes in the vault''s git repository (same as `git: {auto_commit: true}` in the config)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'engram;history' {
+            [CompletionResult]::new('--vault', '--vault', [CompletionResultType]::ParameterName, 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)')
+            [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'Show each version''s diff')
+            [CompletionResult]::new('--patch', '--patch', [CompletionResultType]::ParameterName, 'Show each version''s diff')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing but results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing but results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
+            [CompletionResult]::new('--commit', '--commit', [CompletionResultType]::ParameterName, 'Commit what this command changes in the vault''s git repository (same as `git: {auto_commit: true}` in the config)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -256,6 +301,7 @@ Register-ArgumentCompleter -Native -CommandName 'engram' -ScriptBlock {
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing but results and errors')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
+            [CompletionResult]::new('--commit', '--commit', [CompletionResultType]::ParameterName, 'Commit what this command changes in the vault''s git repository (same as `git: {auto_commit: true}` in the config)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -273,6 +319,8 @@ Register-ArgumentCompleter -Native -CommandName 'engram' -ScriptBlock {
             [CompletionResult]::new('reindex', 'reindex', [CompletionResultType]::ParameterValue, 'Rebuild the index and vectors from the files')
             [CompletionResult]::new('sync', 'sync', [CompletionResultType]::ParameterValue, 'Pick up files added, edited, renamed or deleted outside engram')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check every file and the index; --fix repairs what it can')
+            [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Keep the index live while files change (until Ctrl-C)')
+            [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'A record''s past versions, from git')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -305,6 +353,12 @@ Register-ArgumentCompleter -Native -CommandName 'engram' -ScriptBlock {
             break
         }
         'engram;help;doctor' {
+            break
+        }
+        'engram;help;watch' {
+            break
+        }
+        'engram;help;history' {
             break
         }
         'engram;help;completions' {

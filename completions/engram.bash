@@ -31,6 +31,9 @@ _engram() {
             engram,help)
                 cmd="engram__subcmd__help"
                 ;;
+            engram,history)
+                cmd="engram__subcmd__history"
+                ;;
             engram,init)
                 cmd="engram__subcmd__init"
                 ;;
@@ -55,6 +58,9 @@ _engram() {
             engram,sync)
                 cmd="engram__subcmd__sync"
                 ;;
+            engram,watch)
+                cmd="engram__subcmd__watch"
+                ;;
             engram__subcmd__help,capture)
                 cmd="engram__subcmd__help__subcmd__capture"
                 ;;
@@ -69,6 +75,9 @@ _engram() {
                 ;;
             engram__subcmd__help,help)
                 cmd="engram__subcmd__help__subcmd__help"
+                ;;
+            engram__subcmd__help,history)
+                cmd="engram__subcmd__help__subcmd__history"
                 ;;
             engram__subcmd__help,init)
                 cmd="engram__subcmd__help__subcmd__init"
@@ -91,6 +100,9 @@ _engram() {
             engram__subcmd__help,sync)
                 cmd="engram__subcmd__help__subcmd__sync"
                 ;;
+            engram__subcmd__help,watch)
+                cmd="engram__subcmd__help__subcmd__watch"
+                ;;
             *)
                 ;;
         esac
@@ -98,7 +110,7 @@ _engram() {
 
     case "${cmd}" in
         engram)
-            opts="-q -v -h -V --vault --json --quiet --verbose --help --version init capture remember recall show forget list stats reindex sync doctor completions help"
+            opts="-q -v -h -V --vault --json --quiet --verbose --commit --help --version init capture remember recall show forget list stats reindex sync doctor watch history completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -116,7 +128,7 @@ _engram() {
             return 0
             ;;
         engram__subcmd__capture)
-            opts="-q -v -h -V --file --input --user --agent --session --kind --subject --importance --tags --ttl --raw --dry-run --explain --assistant-chars --vault --json --quiet --verbose --help --version"
+            opts="-q -v -h -V --file --input --user --agent --session --kind --subject --importance --tags --ttl --raw --dry-run --explain --assistant-chars --vault --json --quiet --verbose --commit --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -178,7 +190,7 @@ _engram() {
             return 0
             ;;
         engram__subcmd__completions)
-            opts="-q -v -h -V --vault --json --quiet --verbose --help --version bash elvish fish powershell zsh"
+            opts="-q -v -h -V --vault --json --quiet --verbose --commit --help --version bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -196,7 +208,7 @@ _engram() {
             return 0
             ;;
         engram__subcmd__doctor)
-            opts="-q -v -h -V --fix --vault --json --quiet --verbose --help --version"
+            opts="-q -v -h -V --fix --vault --json --quiet --verbose --commit --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -214,7 +226,7 @@ _engram() {
             return 0
             ;;
         engram__subcmd__forget)
-            opts="-q -v -h -V --hard --vault --json --quiet --verbose --help --version"
+            opts="-q -v -h -V --hard --vault --json --quiet --verbose --commit --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -232,7 +244,7 @@ _engram() {
             return 0
             ;;
         engram__subcmd__help)
-            opts="init capture recall show forget list stats reindex sync doctor completions help"
+            opts="init capture recall show forget list stats reindex sync doctor watch history completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -302,6 +314,20 @@ _engram() {
             return 0
             ;;
         engram__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        engram__subcmd__help__subcmd__history)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -413,8 +439,40 @@ _engram() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        engram__subcmd__help__subcmd__watch)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        engram__subcmd__history)
+            opts="-p -q -v -h -V --patch --vault --json --quiet --verbose --commit --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --vault)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         engram__subcmd__init)
-            opts="-q -v -h -V --git --vault --json --quiet --verbose --help --version"
+            opts="-q -v -h -V --git --vault --json --quiet --verbose --commit --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -432,7 +490,7 @@ _engram() {
             return 0
             ;;
         engram__subcmd__list)
-            opts="-k -q -v -h -V --kind --user --agent --session --subject --category --tag --since --until --as-of --include-superseded --limit --vault --json --quiet --verbose --help --version"
+            opts="-k -q -v -h -V --kind --user --agent --session --subject --category --tag --since --until --as-of --include-superseded --limit --vault --json --quiet --verbose --commit --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -498,7 +556,7 @@ _engram() {
             return 0
             ;;
         engram__subcmd__recall)
-            opts="-k -q -v -h -V --limit --kind --user --agent --session --subject --category --tag --since --until --as-of --include-superseded --mode --format --explain --vault --json --quiet --verbose --help --version"
+            opts="-k -q -v -h -V --limit --kind --user --agent --session --subject --category --tag --since --until --as-of --include-superseded --mode --format --explain --vault --json --quiet --verbose --commit --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -572,7 +630,7 @@ _engram() {
             return 0
             ;;
         engram__subcmd__reindex)
-            opts="-q -v -h -V --vault --json --quiet --verbose --help --version"
+            opts="-q -v -h -V --vault --json --quiet --verbose --commit --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -590,7 +648,7 @@ _engram() {
             return 0
             ;;
         engram__subcmd__show)
-            opts="-q -v -h -V --vault --json --quiet --verbose --help --version"
+            opts="-q -v -h -V --vault --json --quiet --verbose --commit --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -608,7 +666,7 @@ _engram() {
             return 0
             ;;
         engram__subcmd__stats)
-            opts="-q -v -h -V --vault --json --quiet --verbose --help --version"
+            opts="-q -v -h -V --vault --json --quiet --verbose --commit --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -626,12 +684,34 @@ _engram() {
             return 0
             ;;
         engram__subcmd__sync)
-            opts="-q -v -h -V --vault --json --quiet --verbose --help --version"
+            opts="-q -v -h -V --vault --json --quiet --verbose --commit --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --vault)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        engram__subcmd__watch)
+            opts="-q -v -h -V --debounce --vault --json --quiet --verbose --commit --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --debounce)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --vault)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -24,6 +24,7 @@ set edit:completion:arg-completer[engram] = {|@words|
             cand --quiet 'Print nothing but results and errors'
             cand -v 'Say more about what happens (on stderr)'
             cand --verbose 'Say more about what happens (on stderr)'
+            cand --commit 'Commit what this command changes in the vault''s git repository (same as `git: {auto_commit: true}` in the config)'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'
@@ -39,6 +40,8 @@ set edit:completion:arg-completer[engram] = {|@words|
             cand reindex 'Rebuild the index and vectors from the files'
             cand sync 'Pick up files added, edited, renamed or deleted outside engram'
             cand doctor 'Check every file and the index; --fix repairs what it can'
+            cand watch 'Keep the index live while files change (until Ctrl-C)'
+            cand history 'A record''s past versions, from git'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -50,6 +53,7 @@ set edit:completion:arg-completer[engram] = {|@words|
             cand --quiet 'Print nothing but results and errors'
             cand -v 'Say more about what happens (on stderr)'
             cand --verbose 'Say more about what happens (on stderr)'
+            cand --commit 'Commit what this command changes in the vault''s git repository (same as `git: {auto_commit: true}` in the config)'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'
@@ -76,6 +80,7 @@ set edit:completion:arg-completer[engram] = {|@words|
             cand --quiet 'Print nothing but results and errors'
             cand -v 'Say more about what happens (on stderr)'
             cand --verbose 'Say more about what happens (on stderr)'
+            cand --commit 'Commit what this command changes in the vault''s git repository (same as `git: {auto_commit: true}` in the config)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
@@ -102,6 +107,7 @@ set edit:completion:arg-completer[engram] = {|@words|
             cand --quiet 'Print nothing but results and errors'
             cand -v 'Say more about what happens (on stderr)'
             cand --verbose 'Say more about what happens (on stderr)'
+            cand --commit 'Commit what this command changes in the vault''s git repository (same as `git: {auto_commit: true}` in the config)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
@@ -130,6 +136,7 @@ set edit:completion:arg-completer[engram] = {|@words|
             cand --quiet 'Print nothing but results and errors'
             cand -v 'Say more about what happens (on stderr)'
             cand --verbose 'Say more about what happens (on stderr)'
+            cand --commit 'Commit what this command changes in the vault''s git repository (same as `git: {auto_commit: true}` in the config)'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
@@ -142,6 +149,7 @@ set edit:completion:arg-completer[engram] = {|@words|
             cand --quiet 'Print nothing but results and errors'
             cand -v 'Say more about what happens (on stderr)'
             cand --verbose 'Say more about what happens (on stderr)'
+            cand --commit 'Commit what this command changes in the vault''s git repository (same as `git: {auto_commit: true}` in the config)'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'
@@ -155,6 +163,7 @@ set edit:completion:arg-completer[engram] = {|@words|
             cand --quiet 'Print nothing but results and errors'
             cand -v 'Say more about what happens (on stderr)'
             cand --verbose 'Say more about what happens (on stderr)'
+            cand --commit 'Commit what this command changes in the vault''s git repository (same as `git: {auto_commit: true}` in the config)'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'
@@ -180,6 +189,7 @@ set edit:completion:arg-completer[engram] = {|@words|
             cand --quiet 'Print nothing but results and errors'
             cand -v 'Say more about what happens (on stderr)'
             cand --verbose 'Say more about what happens (on stderr)'
+            cand --commit 'Commit what this command changes in the vault''s git repository (same as `git: {auto_commit: true}` in the config)'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'
@@ -192,6 +202,7 @@ set edit:completion:arg-completer[engram] = {|@words|
             cand --quiet 'Print nothing but results and errors'
             cand -v 'Say more about what happens (on stderr)'
             cand --verbose 'Say more about what happens (on stderr)'
+            cand --commit 'Commit what this command changes in the vault''s git repository (same as `git: {auto_commit: true}` in the config)'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'
@@ -204,6 +215,7 @@ set edit:completion:arg-completer[engram] = {|@words|
             cand --quiet 'Print nothing but results and errors'
             cand -v 'Say more about what happens (on stderr)'
             cand --verbose 'Say more about what happens (on stderr)'
+            cand --commit 'Commit what this command changes in the vault''s git repository (same as `git: {auto_commit: true}` in the config)'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'
@@ -216,6 +228,7 @@ set edit:completion:arg-completer[engram] = {|@words|
             cand --quiet 'Print nothing but results and errors'
             cand -v 'Say more about what happens (on stderr)'
             cand --verbose 'Say more about what happens (on stderr)'
+            cand --commit 'Commit what this command changes in the vault''s git repository (same as `git: {auto_commit: true}` in the config)'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'
@@ -229,6 +242,36 @@ set edit:completion:arg-completer[engram] = {|@words|
             cand --quiet 'Print nothing but results and errors'
             cand -v 'Say more about what happens (on stderr)'
             cand --verbose 'Say more about what happens (on stderr)'
+            cand --commit 'Commit what this command changes in the vault''s git repository (same as `git: {auto_commit: true}` in the config)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'engram;watch'= {
+            cand --debounce 'Sync once the vault has been quiet this long (milliseconds)'
+            cand --vault 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)'
+            cand --json 'Print one JSON document on stdout'
+            cand -q 'Print nothing but results and errors'
+            cand --quiet 'Print nothing but results and errors'
+            cand -v 'Say more about what happens (on stderr)'
+            cand --verbose 'Say more about what happens (on stderr)'
+            cand --commit 'Commit what this command changes in the vault''s git repository (same as `git: {auto_commit: true}` in the config)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'engram;history'= {
+            cand --vault 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)'
+            cand -p 'Show each version''s diff'
+            cand --patch 'Show each version''s diff'
+            cand --json 'Print one JSON document on stdout'
+            cand -q 'Print nothing but results and errors'
+            cand --quiet 'Print nothing but results and errors'
+            cand -v 'Say more about what happens (on stderr)'
+            cand --verbose 'Say more about what happens (on stderr)'
+            cand --commit 'Commit what this command changes in the vault''s git repository (same as `git: {auto_commit: true}` in the config)'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'
@@ -241,6 +284,7 @@ set edit:completion:arg-completer[engram] = {|@words|
             cand --quiet 'Print nothing but results and errors'
             cand -v 'Say more about what happens (on stderr)'
             cand --verbose 'Say more about what happens (on stderr)'
+            cand --commit 'Commit what this command changes in the vault''s git repository (same as `git: {auto_commit: true}` in the config)'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'
@@ -257,6 +301,8 @@ set edit:completion:arg-completer[engram] = {|@words|
             cand reindex 'Rebuild the index and vectors from the files'
             cand sync 'Pick up files added, edited, renamed or deleted outside engram'
             cand doctor 'Check every file and the index; --fix repairs what it can'
+            cand watch 'Keep the index live while files change (until Ctrl-C)'
+            cand history 'A record''s past versions, from git'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -279,6 +325,10 @@ set edit:completion:arg-completer[engram] = {|@words|
         &'engram;help;sync'= {
         }
         &'engram;help;doctor'= {
+        }
+        &'engram;help;watch'= {
+        }
+        &'engram;help;history'= {
         }
         &'engram;help;completions'= {
         }

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_engram_global_optspecs
-    string join \n vault= json q/quiet v/verbose h/help V/version
+    string join \n vault= json q/quiet v/verbose commit h/help V/version
 end
 
 function __fish_engram_needs_command
@@ -28,6 +28,7 @@ complete -c engram -n "__fish_engram_needs_command" -l vault -d 'The vault folde
 complete -c engram -n "__fish_engram_needs_command" -l json -d 'Print one JSON document on stdout'
 complete -c engram -n "__fish_engram_needs_command" -s q -l quiet -d 'Print nothing but results and errors'
 complete -c engram -n "__fish_engram_needs_command" -s v -l verbose -d 'Say more about what happens (on stderr)'
+complete -c engram -n "__fish_engram_needs_command" -l commit -d 'Commit what this command changes in the vault\'s git repository (same as `git: {auto_commit: true}` in the config)'
 complete -c engram -n "__fish_engram_needs_command" -s h -l help -d 'Print help'
 complete -c engram -n "__fish_engram_needs_command" -s V -l version -d 'Print version'
 complete -c engram -n "__fish_engram_needs_command" -f -a "init" -d 'Create a vault (config, .gitignore; --git also runs git init)'
@@ -41,6 +42,8 @@ complete -c engram -n "__fish_engram_needs_command" -f -a "stats" -d 'Counts per
 complete -c engram -n "__fish_engram_needs_command" -f -a "reindex" -d 'Rebuild the index and vectors from the files'
 complete -c engram -n "__fish_engram_needs_command" -f -a "sync" -d 'Pick up files added, edited, renamed or deleted outside engram'
 complete -c engram -n "__fish_engram_needs_command" -f -a "doctor" -d 'Check every file and the index; --fix repairs what it can'
+complete -c engram -n "__fish_engram_needs_command" -f -a "watch" -d 'Keep the index live while files change (until Ctrl-C)'
+complete -c engram -n "__fish_engram_needs_command" -f -a "history" -d 'A record\'s past versions, from git'
 complete -c engram -n "__fish_engram_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c engram -n "__fish_engram_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c engram -n "__fish_engram_using_subcommand init" -l vault -d 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)' -r -F
@@ -48,6 +51,7 @@ complete -c engram -n "__fish_engram_using_subcommand init" -l git -d 'Also run 
 complete -c engram -n "__fish_engram_using_subcommand init" -l json -d 'Print one JSON document on stdout'
 complete -c engram -n "__fish_engram_using_subcommand init" -s q -l quiet -d 'Print nothing but results and errors'
 complete -c engram -n "__fish_engram_using_subcommand init" -s v -l verbose -d 'Say more about what happens (on stderr)'
+complete -c engram -n "__fish_engram_using_subcommand init" -l commit -d 'Commit what this command changes in the vault\'s git repository (same as `git: {auto_commit: true}` in the config)'
 complete -c engram -n "__fish_engram_using_subcommand init" -s h -l help -d 'Print help'
 complete -c engram -n "__fish_engram_using_subcommand init" -s V -l version -d 'Print version'
 complete -c engram -n "__fish_engram_using_subcommand capture" -l file -d 'Read the input from FILE (`-` for standard input)' -r -F
@@ -73,6 +77,7 @@ complete -c engram -n "__fish_engram_using_subcommand capture" -l explain -d 'Sa
 complete -c engram -n "__fish_engram_using_subcommand capture" -l json -d 'Print one JSON document on stdout'
 complete -c engram -n "__fish_engram_using_subcommand capture" -s q -l quiet -d 'Print nothing but results and errors'
 complete -c engram -n "__fish_engram_using_subcommand capture" -s v -l verbose -d 'Say more about what happens (on stderr)'
+complete -c engram -n "__fish_engram_using_subcommand capture" -l commit -d 'Commit what this command changes in the vault\'s git repository (same as `git: {auto_commit: true}` in the config)'
 complete -c engram -n "__fish_engram_using_subcommand capture" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c engram -n "__fish_engram_using_subcommand capture" -s V -l version -d 'Print version'
 complete -c engram -n "__fish_engram_using_subcommand remember" -l file -d 'Read the input from FILE (`-` for standard input)' -r -F
@@ -98,6 +103,7 @@ complete -c engram -n "__fish_engram_using_subcommand remember" -l explain -d 'S
 complete -c engram -n "__fish_engram_using_subcommand remember" -l json -d 'Print one JSON document on stdout'
 complete -c engram -n "__fish_engram_using_subcommand remember" -s q -l quiet -d 'Print nothing but results and errors'
 complete -c engram -n "__fish_engram_using_subcommand remember" -s v -l verbose -d 'Say more about what happens (on stderr)'
+complete -c engram -n "__fish_engram_using_subcommand remember" -l commit -d 'Commit what this command changes in the vault\'s git repository (same as `git: {auto_commit: true}` in the config)'
 complete -c engram -n "__fish_engram_using_subcommand remember" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c engram -n "__fish_engram_using_subcommand remember" -s V -l version -d 'Print version'
 complete -c engram -n "__fish_engram_using_subcommand recall" -s k -l limit -d 'How many results (default 10, or recall.k in the config)' -r
@@ -127,12 +133,14 @@ complete -c engram -n "__fish_engram_using_subcommand recall" -l explain -d 'Sho
 complete -c engram -n "__fish_engram_using_subcommand recall" -l json -d 'Print one JSON document on stdout'
 complete -c engram -n "__fish_engram_using_subcommand recall" -s q -l quiet -d 'Print nothing but results and errors'
 complete -c engram -n "__fish_engram_using_subcommand recall" -s v -l verbose -d 'Say more about what happens (on stderr)'
+complete -c engram -n "__fish_engram_using_subcommand recall" -l commit -d 'Commit what this command changes in the vault\'s git repository (same as `git: {auto_commit: true}` in the config)'
 complete -c engram -n "__fish_engram_using_subcommand recall" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c engram -n "__fish_engram_using_subcommand recall" -s V -l version -d 'Print version'
 complete -c engram -n "__fish_engram_using_subcommand show" -l vault -d 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)' -r -F
 complete -c engram -n "__fish_engram_using_subcommand show" -l json -d 'Print one JSON document on stdout'
 complete -c engram -n "__fish_engram_using_subcommand show" -s q -l quiet -d 'Print nothing but results and errors'
 complete -c engram -n "__fish_engram_using_subcommand show" -s v -l verbose -d 'Say more about what happens (on stderr)'
+complete -c engram -n "__fish_engram_using_subcommand show" -l commit -d 'Commit what this command changes in the vault\'s git repository (same as `git: {auto_commit: true}` in the config)'
 complete -c engram -n "__fish_engram_using_subcommand show" -s h -l help -d 'Print help'
 complete -c engram -n "__fish_engram_using_subcommand show" -s V -l version -d 'Print version'
 complete -c engram -n "__fish_engram_using_subcommand forget" -l vault -d 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)' -r -F
@@ -140,6 +148,7 @@ complete -c engram -n "__fish_engram_using_subcommand forget" -l hard -d 'Delete
 complete -c engram -n "__fish_engram_using_subcommand forget" -l json -d 'Print one JSON document on stdout'
 complete -c engram -n "__fish_engram_using_subcommand forget" -s q -l quiet -d 'Print nothing but results and errors'
 complete -c engram -n "__fish_engram_using_subcommand forget" -s v -l verbose -d 'Say more about what happens (on stderr)'
+complete -c engram -n "__fish_engram_using_subcommand forget" -l commit -d 'Commit what this command changes in the vault\'s git repository (same as `git: {auto_commit: true}` in the config)'
 complete -c engram -n "__fish_engram_using_subcommand forget" -s h -l help -d 'Print help'
 complete -c engram -n "__fish_engram_using_subcommand forget" -s V -l version -d 'Print version'
 complete -c engram -n "__fish_engram_using_subcommand list" -l kind -d 'Only this kind (repeat for several)' -r -f -a "working\t''
@@ -161,24 +170,28 @@ complete -c engram -n "__fish_engram_using_subcommand list" -l include-supersede
 complete -c engram -n "__fish_engram_using_subcommand list" -l json -d 'Print one JSON document on stdout'
 complete -c engram -n "__fish_engram_using_subcommand list" -s q -l quiet -d 'Print nothing but results and errors'
 complete -c engram -n "__fish_engram_using_subcommand list" -s v -l verbose -d 'Say more about what happens (on stderr)'
+complete -c engram -n "__fish_engram_using_subcommand list" -l commit -d 'Commit what this command changes in the vault\'s git repository (same as `git: {auto_commit: true}` in the config)'
 complete -c engram -n "__fish_engram_using_subcommand list" -s h -l help -d 'Print help'
 complete -c engram -n "__fish_engram_using_subcommand list" -s V -l version -d 'Print version'
 complete -c engram -n "__fish_engram_using_subcommand stats" -l vault -d 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)' -r -F
 complete -c engram -n "__fish_engram_using_subcommand stats" -l json -d 'Print one JSON document on stdout'
 complete -c engram -n "__fish_engram_using_subcommand stats" -s q -l quiet -d 'Print nothing but results and errors'
 complete -c engram -n "__fish_engram_using_subcommand stats" -s v -l verbose -d 'Say more about what happens (on stderr)'
+complete -c engram -n "__fish_engram_using_subcommand stats" -l commit -d 'Commit what this command changes in the vault\'s git repository (same as `git: {auto_commit: true}` in the config)'
 complete -c engram -n "__fish_engram_using_subcommand stats" -s h -l help -d 'Print help'
 complete -c engram -n "__fish_engram_using_subcommand stats" -s V -l version -d 'Print version'
 complete -c engram -n "__fish_engram_using_subcommand reindex" -l vault -d 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)' -r -F
 complete -c engram -n "__fish_engram_using_subcommand reindex" -l json -d 'Print one JSON document on stdout'
 complete -c engram -n "__fish_engram_using_subcommand reindex" -s q -l quiet -d 'Print nothing but results and errors'
 complete -c engram -n "__fish_engram_using_subcommand reindex" -s v -l verbose -d 'Say more about what happens (on stderr)'
+complete -c engram -n "__fish_engram_using_subcommand reindex" -l commit -d 'Commit what this command changes in the vault\'s git repository (same as `git: {auto_commit: true}` in the config)'
 complete -c engram -n "__fish_engram_using_subcommand reindex" -s h -l help -d 'Print help'
 complete -c engram -n "__fish_engram_using_subcommand reindex" -s V -l version -d 'Print version'
 complete -c engram -n "__fish_engram_using_subcommand sync" -l vault -d 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)' -r -F
 complete -c engram -n "__fish_engram_using_subcommand sync" -l json -d 'Print one JSON document on stdout'
 complete -c engram -n "__fish_engram_using_subcommand sync" -s q -l quiet -d 'Print nothing but results and errors'
 complete -c engram -n "__fish_engram_using_subcommand sync" -s v -l verbose -d 'Say more about what happens (on stderr)'
+complete -c engram -n "__fish_engram_using_subcommand sync" -l commit -d 'Commit what this command changes in the vault\'s git repository (same as `git: {auto_commit: true}` in the config)'
 complete -c engram -n "__fish_engram_using_subcommand sync" -s h -l help -d 'Print help'
 complete -c engram -n "__fish_engram_using_subcommand sync" -s V -l version -d 'Print version'
 complete -c engram -n "__fish_engram_using_subcommand doctor" -l vault -d 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)' -r -F
@@ -186,23 +199,43 @@ complete -c engram -n "__fish_engram_using_subcommand doctor" -l fix -d 'Repair 
 complete -c engram -n "__fish_engram_using_subcommand doctor" -l json -d 'Print one JSON document on stdout'
 complete -c engram -n "__fish_engram_using_subcommand doctor" -s q -l quiet -d 'Print nothing but results and errors'
 complete -c engram -n "__fish_engram_using_subcommand doctor" -s v -l verbose -d 'Say more about what happens (on stderr)'
+complete -c engram -n "__fish_engram_using_subcommand doctor" -l commit -d 'Commit what this command changes in the vault\'s git repository (same as `git: {auto_commit: true}` in the config)'
 complete -c engram -n "__fish_engram_using_subcommand doctor" -s h -l help -d 'Print help'
 complete -c engram -n "__fish_engram_using_subcommand doctor" -s V -l version -d 'Print version'
+complete -c engram -n "__fish_engram_using_subcommand watch" -l debounce -d 'Sync once the vault has been quiet this long (milliseconds)' -r
+complete -c engram -n "__fish_engram_using_subcommand watch" -l vault -d 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)' -r -F
+complete -c engram -n "__fish_engram_using_subcommand watch" -l json -d 'Print one JSON document on stdout'
+complete -c engram -n "__fish_engram_using_subcommand watch" -s q -l quiet -d 'Print nothing but results and errors'
+complete -c engram -n "__fish_engram_using_subcommand watch" -s v -l verbose -d 'Say more about what happens (on stderr)'
+complete -c engram -n "__fish_engram_using_subcommand watch" -l commit -d 'Commit what this command changes in the vault\'s git repository (same as `git: {auto_commit: true}` in the config)'
+complete -c engram -n "__fish_engram_using_subcommand watch" -s h -l help -d 'Print help'
+complete -c engram -n "__fish_engram_using_subcommand watch" -s V -l version -d 'Print version'
+complete -c engram -n "__fish_engram_using_subcommand history" -l vault -d 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)' -r -F
+complete -c engram -n "__fish_engram_using_subcommand history" -s p -l patch -d 'Show each version\'s diff'
+complete -c engram -n "__fish_engram_using_subcommand history" -l json -d 'Print one JSON document on stdout'
+complete -c engram -n "__fish_engram_using_subcommand history" -s q -l quiet -d 'Print nothing but results and errors'
+complete -c engram -n "__fish_engram_using_subcommand history" -s v -l verbose -d 'Say more about what happens (on stderr)'
+complete -c engram -n "__fish_engram_using_subcommand history" -l commit -d 'Commit what this command changes in the vault\'s git repository (same as `git: {auto_commit: true}` in the config)'
+complete -c engram -n "__fish_engram_using_subcommand history" -s h -l help -d 'Print help'
+complete -c engram -n "__fish_engram_using_subcommand history" -s V -l version -d 'Print version'
 complete -c engram -n "__fish_engram_using_subcommand completions" -l vault -d 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)' -r -F
 complete -c engram -n "__fish_engram_using_subcommand completions" -l json -d 'Print one JSON document on stdout'
 complete -c engram -n "__fish_engram_using_subcommand completions" -s q -l quiet -d 'Print nothing but results and errors'
 complete -c engram -n "__fish_engram_using_subcommand completions" -s v -l verbose -d 'Say more about what happens (on stderr)'
+complete -c engram -n "__fish_engram_using_subcommand completions" -l commit -d 'Commit what this command changes in the vault\'s git repository (same as `git: {auto_commit: true}` in the config)'
 complete -c engram -n "__fish_engram_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c engram -n "__fish_engram_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget list stats reindex sync doctor completions help" -f -a "init" -d 'Create a vault (config, .gitignore; --git also runs git init)'
-complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget list stats reindex sync doctor completions help" -f -a "capture" -d 'Remember something: TEXT, --file or standard input'
-complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget list stats reindex sync doctor completions help" -f -a "recall" -d 'Find memories: hybrid search, filtered and ranked'
-complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget list stats reindex sync doctor completions help" -f -a "show" -d 'Print one record'
-complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget list stats reindex sync doctor completions help" -f -a "forget" -d 'Invalidate a record (--hard deletes its file)'
-complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget list stats reindex sync doctor completions help" -f -a "list" -d 'List records by filter, newest first'
-complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget list stats reindex sync doctor completions help" -f -a "stats" -d 'Counts per kind and status, and index health'
-complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget list stats reindex sync doctor completions help" -f -a "reindex" -d 'Rebuild the index and vectors from the files'
-complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget list stats reindex sync doctor completions help" -f -a "sync" -d 'Pick up files added, edited, renamed or deleted outside engram'
-complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget list stats reindex sync doctor completions help" -f -a "doctor" -d 'Check every file and the index; --fix repairs what it can'
-complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget list stats reindex sync doctor completions help" -f -a "completions" -d 'Print a shell completion script'
-complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget list stats reindex sync doctor completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget list stats reindex sync doctor watch history completions help" -f -a "init" -d 'Create a vault (config, .gitignore; --git also runs git init)'
+complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget list stats reindex sync doctor watch history completions help" -f -a "capture" -d 'Remember something: TEXT, --file or standard input'
+complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget list stats reindex sync doctor watch history completions help" -f -a "recall" -d 'Find memories: hybrid search, filtered and ranked'
+complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget list stats reindex sync doctor watch history completions help" -f -a "show" -d 'Print one record'
+complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget list stats reindex sync doctor watch history completions help" -f -a "forget" -d 'Invalidate a record (--hard deletes its file)'
+complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget list stats reindex sync doctor watch history completions help" -f -a "list" -d 'List records by filter, newest first'
+complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget list stats reindex sync doctor watch history completions help" -f -a "stats" -d 'Counts per kind and status, and index health'
+complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget list stats reindex sync doctor watch history completions help" -f -a "reindex" -d 'Rebuild the index and vectors from the files'
+complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget list stats reindex sync doctor watch history completions help" -f -a "sync" -d 'Pick up files added, edited, renamed or deleted outside engram'
+complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget list stats reindex sync doctor watch history completions help" -f -a "doctor" -d 'Check every file and the index; --fix repairs what it can'
+complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget list stats reindex sync doctor watch history completions help" -f -a "watch" -d 'Keep the index live while files change (until Ctrl-C)'
+complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget list stats reindex sync doctor watch history completions help" -f -a "history" -d 'A record\'s past versions, from git'
+complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget list stats reindex sync doctor watch history completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget list stats reindex sync doctor watch history completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

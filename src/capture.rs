@@ -55,8 +55,9 @@ pub struct Mutation {
     pub kind: String,
     pub content: String,
     pub path: String,
+    /// For an UPDATE: the superseded record (`id`, `content`, `path`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub previous: Option<String>,
+    pub previous: Option<serde_json::Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
 }
@@ -360,4 +361,390 @@ mod tests {
         assert_eq!(r.expires, Some(parse_time("2026-12-20T00:00:00Z").unwrap()));
         assert_eq!(r.tags, vec!["t"]);
     }
+}
+
+/// What capture with extraction did.
+#[derive(Debug, Clone, Default)]
+pub struct CaptureOutcome {
+    pub mutations: Vec<Mutation>,
+    /// Working-memory entries evicted by this capture's tick.
+    pub evicted: Vec<Mutation>,
+    pub warnings: Vec<String>,
+}
+
+/// Categories stable enough to go straight to semantic memory.
+const STABLE: [&str; 7] = [
+    "identity",
+    "profession",
+    "preference",
+    "belief",
+    "relationship",
+    "attribute",
+    "pattern",
+];
+
+/// The text a retraction leaves in working and episodic memory.
+fn retraction_text(content: &str) -> String {
+    match content.strip_prefix("Is ") {
+        Some(rest) => format!("Is no longer {rest}"),
+        None => {
+            let mut chars = content.chars();
+            let lowered: String = chars
+                .next()
+                .map(|c| c.to_lowercase().chain(chars).collect())
+                .unwrap_or_default();
+            format!("No longer {lowered}")
+        }
+    }
+}
+
+/// The facts in the input: by the model when one is configured (falling back to
+/// the rules, with a warning, when it fails), else by the rules.
+fn observe(
+    text: &str,
+    model: Option<&crate::llm::ChatModel>,
+    warnings: &mut Vec<String>,
+) -> Vec<crate::extract::Fact> {
+    if let Some(model) = model {
+        match crate::llm::extract_facts(model, text, None) {
+            Ok(facts) => {
+                return facts
+                    .into_iter()
+                    .map(|f| {
+                        let category = crate::extract::CATEGORIES
+                            .iter()
+                            .find(|c| **c == f.category)
+                            .copied()
+                            .unwrap_or("attribute");
+                        let durability = ["transient", "session", "persistent", "permanent"]
+                            .into_iter()
+                            .find(|d| *d == f.durability)
+                            .unwrap_or("persistent");
+                        crate::extract::Fact {
+                            attribute: crate::extract::classify(&f.content).and_then(|(_, a)| a),
+                            content: f.content,
+                            subject: f.subject,
+                            category,
+                            durability,
+                            importance: f.importance,
+                            retraction: false,
+                            rule: "model",
+                        }
+                    })
+                    .collect();
+            }
+            Err(e) => warnings.push(format!("{e}; the rule engine extracted the facts instead")),
+        }
+    }
+    crate::extract::extract(text)
+}
+
+/// Capture with extraction: observe → reflect → write → tick. The caller holds
+/// the lock and has synced the store. In a dry run nothing is written and the
+/// decisions are made against the vault as it is.
+#[allow(clippy::too_many_arguments)]
+pub fn capture_facts(
+    store: &mut Store,
+    _lock: &VaultLock,
+    texts: &[String],
+    defaults: &CaptureDefaults,
+    now: Timestamp,
+    dry_run: bool,
+    model: Option<&crate::llm::ChatModel>,
+) -> Result<CaptureOutcome> {
+    use crate::reconcile::{self, Op, Scope};
+    let mut out = CaptureOutcome::default();
+    let config = store.vault().config().clone();
+    let session = defaults.session.clone().unwrap_or_else(|| "default".into());
+    let turn = current_turn(store, defaults, &session)? + 1;
+    let scope = Scope {
+        user: defaults.user.clone(),
+        agent: defaults.agent.clone(),
+    };
+    let mut generator = ulid::Generator::new();
+    let mut facts = Vec::new();
+    for text in texts {
+        facts.extend(observe(text, model, &mut out.warnings));
+    }
+    for mut fact in facts {
+        if let Some(subject) = &defaults.subject {
+            fact.subject = subject.clone();
+        }
+        if let Some(i) = defaults.importance {
+            fact.importance = i;
+        }
+        let mut changes = Vec::new();
+        let shown = if fact.retraction {
+            retraction_text(&fact.content)
+        } else {
+            fact.content.clone()
+        };
+        let base = |kind: Kind, content: &str, generator: &mut ulid::Generator| {
+            let item = CaptureItem {
+                content: content.to_string(),
+                kind: Some(kind),
+                subject: Some(fact.subject.clone()),
+                category: Some(fact.category.to_string()),
+                ..CaptureItem::default()
+            };
+            let mut r = build_record(&item, defaults, naming::new_id(generator, now), now);
+            r.importance = Some(fact.importance);
+            r.durability = Some(fact.durability.to_string());
+            r
+        };
+        // Working memory: every observation, for this session.
+        let mut working = base(Kind::Working, &shown, &mut generator);
+        working.session = Some(session.clone());
+        working.turn = Some(turn);
+        let working_reason = format!(
+            "observed by {}: enters working memory of session {session} at turn {turn}",
+            fact.rule
+        );
+        out.mutations.push(write_new(
+            store,
+            working,
+            dry_run,
+            &mut changes,
+            Some(working_reason),
+        )?);
+        // Semantic memory: stable facts, reconciled with what is known.
+        let lasting = matches!(fact.durability, "persistent" | "permanent");
+        let decision = if lasting && STABLE.contains(&fact.category) {
+            let candidates = reconcile::candidates(store, &fact, &scope, now)?;
+            Some(match model {
+                Some(m) => {
+                    reconcile::decide_with_model(m, &fact, &candidates).unwrap_or_else(|e| {
+                        out.warnings
+                            .push(format!("{e}; the rules reconciled instead"));
+                        reconcile::decide(&fact, &candidates)
+                    })
+                }
+                None => reconcile::decide(&fact, &candidates),
+            })
+        } else {
+            None
+        };
+        // Episodic memory: significant lasting observations, and events; a
+        // restatement is no new experience.
+        let restated = decision.as_ref().is_some_and(|d| d.op == Op::Noop);
+        let mut episode_link = None;
+        let significant = lasting && fact.importance >= config.episodic.significance;
+        if (significant || fact.category == "event") && !restated {
+            let episode = base(Kind::Episodic, &shown, &mut generator);
+            let reason = format!(
+                "importance {:.2} ≥ significance {:.2}: an episode",
+                fact.importance, config.episodic.significance
+            );
+            let m = write_new(store, episode, dry_run, &mut changes, Some(reason))?;
+            episode_link = Some(format!("[[{}]]", m.path.trim_end_matches(".md")));
+            out.mutations.push(m);
+        }
+        if let Some(decision) = decision {
+            let reason = match (&decision.target, decision.similarity) {
+                (Some(t), Some(s)) => format!(
+                    "{} (nearest {} '{}', similarity {s:.2})",
+                    decision.reason, t.id, t.content
+                ),
+                _ => decision.reason.clone(),
+            };
+            match (decision.op, decision.target) {
+                (Op::Add, _) | (Op::Update, None) => {
+                    let mut r = base(Kind::Semantic, &fact.content, &mut generator);
+                    r.sources.extend(episode_link.clone());
+                    r.valid_from = Some(now);
+                    out.mutations
+                        .push(write_new(store, r, dry_run, &mut changes, Some(reason))?);
+                }
+                (Op::Update, Some(old)) => {
+                    let mut r = base(Kind::Semantic, &fact.content, &mut generator);
+                    r.sources.extend(episode_link.clone());
+                    r.supersedes = Some(old.id.clone());
+                    r.valid_from = Some(now);
+                    let new_id = r.id.clone();
+                    let mut m = write_new(store, r, dry_run, &mut changes, Some(reason))?;
+                    m.op = "UPDATE";
+                    m.previous = Some(
+                        serde_json::json!({ "id": old.id, "content": old.content, "path": old.path }),
+                    );
+                    rewrite(store, &old, dry_run, &mut changes, |rec| {
+                        rec.status = crate::record::Status::Superseded;
+                        rec.valid_to = Some(now);
+                        rec.superseded_by = Some(new_id.clone());
+                        rec.updated = Some(now);
+                    })?;
+                    out.mutations.push(m);
+                }
+                (Op::Delete, Some(old)) => {
+                    rewrite(store, &old, dry_run, &mut changes, |rec| {
+                        rec.status = crate::record::Status::Invalidated;
+                        rec.valid_to = Some(now);
+                        rec.updated = Some(now);
+                    })?;
+                    out.mutations.push(Mutation {
+                        op: "DELETE",
+                        id: old.id.clone(),
+                        kind: old.kind.clone(),
+                        content: old.content.clone(),
+                        path: old.path.clone(),
+                        previous: None,
+                        reason: Some(reason),
+                    });
+                }
+                (Op::Noop, Some(old)) => {
+                    rewrite(store, &old, dry_run, &mut changes, |rec| {
+                        rec.reinforced = Some(rec.reinforced.unwrap_or(0) + 1);
+                        rec.last_reinforced = Some(now);
+                        let c = rec.confidence.unwrap_or(0.7);
+                        rec.confidence = Some(((c + (1.0 - c) * 0.25) * 1000.0).round() / 1000.0);
+                    })?;
+                    out.mutations.push(Mutation {
+                        op: "NOOP",
+                        id: old.id.clone(),
+                        kind: old.kind.clone(),
+                        content: old.content.clone(),
+                        path: old.path.clone(),
+                        previous: None,
+                        reason: Some(reason),
+                    });
+                }
+                (Op::Delete | Op::Noop, None) => {}
+            }
+        }
+        if !dry_run {
+            let (_, warnings) = store.apply(changes, false)?;
+            out.warnings.extend(warnings);
+        }
+    }
+    if !dry_run {
+        out.evicted = tick(store, defaults, &session, turn, now, &config.working)?;
+    }
+    Ok(out)
+}
+
+/// The session's latest turn (0 for a new session).
+fn current_turn(store: &Store, defaults: &CaptureDefaults, session: &str) -> Result<u64> {
+    let filter = crate::index::Filter {
+        kinds: vec![Kind::Working],
+        session: Some(session.to_string()),
+        user: defaults.user.clone(),
+        agent: defaults.agent.clone(),
+        ..crate::index::Filter::default()
+    };
+    let mut latest = 0;
+    for addr in store.index().newest(&filter, 64)? {
+        latest = latest.max(store.index().fetch(addr)?.turn.unwrap_or(0));
+    }
+    Ok(latest)
+}
+
+/// After a capture: evicts what no longer fits the session's working memory.
+fn tick(
+    store: &mut Store,
+    defaults: &CaptureDefaults,
+    session: &str,
+    turn: u64,
+    now: Timestamp,
+    config: &crate::config::WorkingConfig,
+) -> Result<Vec<Mutation>> {
+    let filter = crate::index::Filter {
+        kinds: vec![Kind::Working],
+        session: Some(session.to_string()),
+        user: defaults.user.clone(),
+        agent: defaults.agent.clone(),
+        validity: crate::index::Validity::CurrentAt(now),
+        ..crate::index::Filter::default()
+    };
+    let entries: Vec<crate::index::IndexedDoc> = store
+        .index()
+        .newest(&filter, 10_000)?
+        .into_iter()
+        .map(|a| store.index().fetch(a))
+        .collect::<Result<_>>()?;
+    let mut changes = Vec::new();
+    let mut evicted = Vec::new();
+    for i in crate::working::evictions(config, &entries, turn) {
+        let doc = &entries[i];
+        rewrite(store, doc, false, &mut changes, |rec| {
+            rec.status = crate::record::Status::Archived;
+            rec.valid_to = Some(now);
+            rec.updated = Some(now);
+        })?;
+        evicted.push(Mutation {
+            op: "EVICT",
+            id: doc.id.clone(),
+            kind: doc.kind.clone(),
+            content: doc.content.clone(),
+            path: doc.path.clone(),
+            previous: None,
+            reason: Some(format!(
+                "working memory over capacity {}: lowest salience {:.3}",
+                config.capacity,
+                crate::working::salience(config, doc, turn)
+            )),
+        });
+    }
+    store.apply(changes, false)?;
+    Ok(evicted)
+}
+
+fn write_new(
+    store: &Store,
+    record: Record,
+    dry_run: bool,
+    changes: &mut Vec<Change>,
+    reason: Option<String>,
+) -> Result<Mutation> {
+    let planned = naming::record_path(
+        record.kind,
+        &record.id,
+        record.content(),
+        record.subject.as_deref(),
+        record.session.as_deref(),
+        record.created,
+    );
+    let path = if dry_run {
+        planned
+    } else {
+        let (rel, stamp) = store.vault().write_new(&planned, &record.render())?;
+        changes.push(Change::Upsert {
+            rel: rel.clone(),
+            record: Box::new(record.clone()),
+            stamp,
+        });
+        rel
+    };
+    Ok(Mutation {
+        op: "ADD",
+        id: record.id.clone(),
+        kind: record.kind.to_string(),
+        content: record.content().to_string(),
+        path,
+        previous: None,
+        reason,
+    })
+}
+
+/// Rewrites an existing record's file (only if it still holds what was read).
+fn rewrite(
+    store: &Store,
+    doc: &crate::index::IndexedDoc,
+    dry_run: bool,
+    changes: &mut Vec<Change>,
+    change: impl FnOnce(&mut Record),
+) -> Result<()> {
+    if dry_run {
+        return Ok(());
+    }
+    let loaded = store.vault().read(&doc.path)?;
+    let mut record = loaded.record;
+    change(&mut record);
+    let stamp = store
+        .vault()
+        .rewrite(&loaded.rel, &record.render(), &loaded.stamp)?;
+    changes.push(Change::Upsert {
+        rel: loaded.rel,
+        record: Box::new(record),
+        stamp,
+    });
+    Ok(())
 }

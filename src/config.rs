@@ -21,6 +21,16 @@ pub struct Config {
     pub episodic: EpisodicConfig,
     /// How long a command waits for another process's vault lock, in seconds.
     pub lock_timeout_secs: f64,
+    pub git: GitConfig,
+}
+
+/// Reviewing the vault in git.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
+#[serde(default)]
+pub struct GitConfig {
+    /// Every command that changes the vault commits exactly its changes (when the
+    /// vault is in a git work tree); same as `--commit` on every command.
+    pub auto_commit: bool,
 }
 
 /// Which embedder makes the vectors.
@@ -155,6 +165,7 @@ impl Default for Config {
             working: WorkingConfig::default(),
             episodic: EpisodicConfig::default(),
             lock_timeout_secs: 10.0,
+            git: GitConfig::default(),
         }
     }
 }
@@ -239,6 +250,14 @@ mod tests {
         let text = Config::default_file_text();
         let parsed: Config = serde_yaml::from_str(&text).unwrap();
         assert_eq!(parsed, Config::default());
+    }
+
+    #[test]
+    fn git_auto_commit_is_off_unless_asked() {
+        assert!(!Config::default().git.auto_commit);
+        let c: Config = serde_yaml::from_str("git:\n  auto_commit: true\n").unwrap();
+        assert!(c.git.auto_commit);
+        assert!(Config::default_file_text().contains("auto_commit: false"));
     }
 
     #[test]

@@ -575,11 +575,15 @@ fn preference_key(object: &str, _polarity: &str) -> Option<Attribute> {
     // One key per object: liking and disliking the same thing are two values of
     // one attribute, so a flip is an UPDATE.
     const STOP: [&str; 18] = [
-        "when", "if", "because", "since", "while", "but", "and", "for", "at", "on", "in", "with", "to", "over", "than",
-        "instead", "during", "whenever",
+        "when", "if", "because", "since", "while", "but", "and", "for", "at", "on", "in", "with",
+        "to", "over", "than", "instead", "during", "whenever",
     ];
     let object = norm(object);
-    let head: Vec<&str> = object.split(' ').take_while(|w| !STOP.contains(w)).take(4).collect();
+    let head: Vec<&str> = object
+        .split(' ')
+        .take_while(|w| !STOP.contains(w))
+        .take(4)
+        .collect();
     Attribute::new(format!("preference:{}", head.join(" ")), _polarity)
 }
 
@@ -699,6 +703,16 @@ fn is_small_talk(sentence: &str) -> bool {
     words.is_empty() || words.iter().all(|w| SMALL_TALK.contains(&w.as_str()))
 }
 
+/// Whether a sentence that ends in `?` asks something. "I live in Lisbon,
+/// remember?" and "…, right?" are statements with a tag, not questions.
+fn is_question(sentence: &str) -> bool {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    let re = RE.get_or_init(|| {
+        Regex::new(r"(?i)^(?:\w+,\s+)?(?:who|whom|whose|what|which|where|when|why|how|do|does|did|is|are|am|was|were|can|could|would|will|should|shall|may|might|have|has|had|any|anything|tell|remind me what|wanna|want)\b").expect("valid regex")
+    });
+    re.is_match(sentence.trim()) || sentence.split_whitespace().count() <= 2
+}
+
 /// Expands contractions and evens out quotes and spaces.
 fn normalise(text: &str) -> String {
     static CONTRACTIONS: OnceLock<Vec<(Regex, &'static str)>> = OnceLock::new();
@@ -791,7 +805,7 @@ fn sentences(text: &str) -> Vec<(String, bool)> {
 fn clauses(sentence: &str) -> Vec<String> {
     static SPLIT: OnceLock<Regex> = OnceLock::new();
     let re = SPLIT.get_or_init(|| {
-        Regex::new(r"(?i)(?:,\s*|\s+)(?:and|but|also|plus|while|though|although|whereas)\s+|,\s+|\s+[-–—]\s+")
+        Regex::new(r"(?i)(?:,\s*|\s+)(?:and|but|also|plus|while|though|although|whereas)\s+|,\s+|\s+[-–—]\s+|:\s+")
             .expect("valid regex")
     });
     static STARTS: OnceLock<Regex> = OnceLock::new();
@@ -986,10 +1000,8 @@ pub fn subject_name(name: &str) -> String {
 /// Classifies a first-person clause with the rules.
 fn classify_first_person(clause: &str) -> Option<(&'static str, Draft)> {
     for rule in rules() {
-        if let Some(c) = rule.re.captures(clause) {
-            if let Some(d) = (rule.build)(&c) {
-                return Some((rule.name, d));
-            }
+        if let Some(d) = rule.re.captures(clause).and_then(|c| (rule.build)(&c)) {
+            return Some((rule.name, d));
         }
     }
     None
@@ -1027,8 +1039,8 @@ pub fn classify(content: &str) -> Option<(&'static str, Option<Attribute>)> {
 /// Extracts standalone facts from prose.
 pub fn extract(text: &str) -> Vec<Fact> {
     let mut facts: Vec<Fact> = Vec::new();
-    for (sentence, question) in sentences(text) {
-        if question || is_small_talk(&sentence) {
+    for (sentence, question_mark) in sentences(text) {
+        if (question_mark && is_question(&sentence)) || is_small_talk(&sentence) {
             continue;
         }
         let boost = emphasis(&sentence);
@@ -1042,7 +1054,7 @@ pub fn extract(text: &str) -> Vec<Fact> {
                 .trim_end_matches(['.', '!', ','])
                 .trim()
                 .to_string();
-            if clause.split_whitespace().count() < 2 {
+            if clause.split_whitespace().count() < 2 || is_small_talk(&clause) {
                 continue;
             }
             facts.extend(facts_of_clause(&clause, boost));
@@ -1427,13 +1439,4 @@ mod tests {
         assert_eq!(deconjugate("I lives in Paris"), "I live in Paris");
         assert_eq!(deconjugate("I watches films"), "I watch films");
     }
-}
-
-/// The clauses a text is split into (for debugging the rules).
-#[doc(hidden)]
-pub fn debug_clauses(text: &str) -> Vec<String> {
-    sentences(text)
-        .into_iter()
-        .flat_map(|(s, _)| clauses(&strip_lead_in(&normalise(&s))))
-        .collect()
 }

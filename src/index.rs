@@ -29,7 +29,7 @@ use crate::error::{Error, Result};
 use crate::record::{Kind, Record, Status};
 
 /// Bumped whenever the schema or analyzer changes; a mismatch forces a rebuild.
-pub const SCHEMA_VERSION: u32 = 1;
+pub const SCHEMA_VERSION: u32 = 2;
 
 const ANALYZER: &str = "engram_en";
 
@@ -216,6 +216,9 @@ pub struct Fields {
     pub confidence: Field,
     pub supersedes: Field,
     pub superseded_by: Field,
+    pub turn: Field,
+    pub pinned: Field,
+    pub durability: Field,
 }
 
 fn build_schema() -> (Schema, Fields) {
@@ -250,6 +253,9 @@ fn build_schema() -> (Schema, Fields) {
         confidence: b.add_f64_field("confidence", FAST | STORED),
         supersedes: b.add_text_field("supersedes", STORED),
         superseded_by: b.add_text_field("superseded_by", STORED),
+        turn: b.add_i64_field("turn", FAST | STORED),
+        pinned: b.add_u64_field("pinned", STORED),
+        durability: b.add_text_field("durability", STORED),
     };
     (b.build(), fields)
 }
@@ -296,6 +302,9 @@ pub struct IndexedDoc {
     pub expires: Option<Timestamp>,
     pub supersedes: Option<String>,
     pub superseded_by: Option<String>,
+    pub turn: Option<u64>,
+    pub pinned: bool,
+    pub durability: Option<String>,
 }
 
 /// Which records a query may return. Every part runs inside the index query.
@@ -442,6 +451,15 @@ impl TextIndex {
         }
         if let Some(v) = r.confidence {
             doc.add_f64(f.confidence, v);
+        }
+        if let Some(t) = r.turn {
+            doc.add_i64(f.turn, t as i64);
+        }
+        if r.pinned == Some(true) {
+            doc.add_u64(f.pinned, 1);
+        }
+        if let Some(d) = &r.durability {
+            doc.add_text(f.durability, d);
         }
         doc
     }
@@ -701,6 +719,12 @@ impl TextIndex {
             expires: time(f.expires),
             supersedes: text(f.supersedes),
             superseded_by: text(f.superseded_by),
+            turn: doc
+                .get_first(f.turn)
+                .and_then(|v| v.as_i64())
+                .map(|t| t.max(0) as u64),
+            pinned: doc.get_first(f.pinned).and_then(|v| v.as_u64()) == Some(1),
+            durability: text(f.durability),
         })
     }
 }

@@ -144,6 +144,8 @@ pub struct Record {
     pub sources: Vec<String>,
     pub tags: Vec<String>,
     pub pinned: Option<bool>,
+    /// The session turn a working-memory entry entered at (for its salience).
+    pub turn: Option<u64>,
     /// Caller-owned strings, kept verbatim.
     pub meta: BTreeMap<String, String>,
     /// Keys the tool does not know, with their values, in file order.
@@ -159,7 +161,7 @@ pub struct Record {
 }
 
 /// The keys engram knows, in the order it writes them for a new record.
-pub const KNOWN_KEYS: [&str; 24] = [
+pub const KNOWN_KEYS: [&str; 25] = [
     "id",
     "kind",
     "subject",
@@ -183,6 +185,7 @@ pub const KNOWN_KEYS: [&str; 24] = [
     "sources",
     "tags",
     "pinned",
+    "turn",
     "meta",
 ];
 
@@ -231,6 +234,7 @@ impl Record {
             sources: Vec::new(),
             tags: Vec::new(),
             pinned: None,
+            turn: None,
             meta: BTreeMap::new(),
             extra: Mapping::new(),
             key_order: Vec::new(),
@@ -361,6 +365,11 @@ impl Record {
                         )
                     })?)
                 }
+                "turn" => {
+                    record.turn = Some(value.as_u64().ok_or_else(|| {
+                        err("`turn` must be a whole number (the session turn)".into())
+                    })?)
+                }
                 "pinned" => {
                     record.pinned = Some(
                         value
@@ -466,6 +475,9 @@ impl Record {
         }
         if let Some(v) = self.reinforced {
             m.insert("reinforced", Value::Number(v.into()));
+        }
+        if let Some(v) = self.turn {
+            m.insert("turn", Value::Number(v.into()));
         }
         // A hand note without status says nothing; only write it once it matters.
         if self.status != Status::Active || self.has_key("status") || self.id_in_file {

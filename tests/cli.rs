@@ -15,11 +15,21 @@ mod concurrency;
 mod embeddings;
 #[path = "cli/exit_codes.rs"]
 mod exit_codes;
+#[path = "cli/git.rs"]
+mod git;
 #[path = "cli/hand_edits.rs"]
 mod hand_edits;
 #[path = "cli/init.rs"]
 mod init;
+#[path = "cli/obsidian.rs"]
+mod obsidian;
+#[path = "cli/progress.rs"]
+mod progress;
+#[path = "cli/scenarios.rs"]
+mod scenarios;
 #[path = "cli/scope.rs"]
 mod scope;
 #[path = "cli/time.rs"]
 mod time;
+#[path = "cli/watch.rs"]
+mod watch;

@@ -11,7 +11,7 @@ use super::{Context, KindArg};
 use crate::capture::{self, CaptureDefaults, CaptureItem};
 use crate::clock::{self, Timestamp};
 use crate::error::Error;
-use crate::store::Store;
+use crate::store::{NoProgress, Store};
 
 #[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
 pub enum InputFormat {
@@ -69,15 +69,10 @@ pub struct CaptureArgs {
 
 pub fn run(ctx: &Context, args: CaptureArgs, now: Timestamp) -> anyhow::Result<ExitCode> {
     let defaults = defaults(&args)?;
-    if !args.raw {
-        return Err(Error::Input(
-            "capture without --raw extracts facts with the rule engine or an LLM, which this \
-             build does not have yet; add --raw to store the input as given"
-                .into(),
-        )
-        .into());
-    }
     let input = read_input(&args)?;
+    if !args.raw {
+        return run_extracting(ctx, &args, &input, defaults, now);
+    }
     let items = match args.input {
         InputFormat::Jsonl => capture::parse_jsonl(&input)?,
         InputFormat::Chat => chat_items(&input, args.assistant_chars)?,
@@ -107,6 +102,9 @@ pub fn run(ctx: &Context, args: CaptureArgs, now: Timestamp) -> anyhow::Result<E
         &progress,
     )?;
     drop(lock);
+    if !args.dry_run {
+        ctx.record_mutations(&store, "capture", &mutations, args.session.as_deref());
+    }
     for w in &warnings {
         ctx.out.warn(w);
     }
@@ -228,4 +226,107 @@ fn chat_items(input: &str, assistant_chars: usize) -> Result<Vec<CaptureItem>, E
         return Err(bad("no user or assistant message with text"));
     }
     Ok(items)
+}
+
+/// Capture with extraction: the rule engine, or the configured LLM.
+fn run_extracting(
+    ctx: &Context,
+    args: &CaptureArgs,
+    input: &str,
+    defaults: CaptureDefaults,
+    now: Timestamp,
+) -> anyhow::Result<ExitCode> {
+    let texts: Vec<String> = match args.input {
+        InputFormat::Text => vec![input.to_string()],
+        // The rules read what the user said; the assistant's words (cut to
+        // --assistant-chars) are context for a model, not facts about the user.
+        InputFormat::Chat => chat_items(input, args.assistant_chars)?
+            .into_iter()
+            .filter(|i| i.meta.get("role").is_some_and(|r| r == "user"))
+            .map(|i| i.content)
+            .collect(),
+        InputFormat::Jsonl => {
+            return Err(Error::Input(
+                "--input jsonl stores records as given; add --raw (extraction reads text or chat)"
+                    .into(),
+            )
+            .into());
+        }
+    };
+    if texts.iter().all(|t| t.trim().is_empty()) {
+        return Err(Error::Input("nothing to capture: the input is empty".into()).into());
+    }
+    let vault = ctx.open_vault_for_write()?;
+    let mut store = Store::open(vault, None)?;
+    let lock = store.vault().lock()?;
+    let report = store.sync_locked(&lock, &NoProgress)?;
+    ctx.out.sync_warnings(&report);
+    let config = store.vault().config().clone();
+    let model = crate::llm::ChatModel::from_config(&config.llm, 60.0);
+    let outcome = capture::capture_facts(
+        &mut store,
+        &lock,
+        &texts,
+        &defaults,
+        now,
+        args.dry_run,
+        model.as_ref(),
+    )?;
+    drop(lock);
+    if !args.dry_run {
+        let all: Vec<capture::Mutation> = outcome
+            .mutations
+            .iter()
+            .chain(&outcome.evicted)
+            .cloned()
+            .collect();
+        ctx.record_mutations(&store, "capture", &all, args.session.as_deref());
+    }
+    for w in &outcome.warnings {
+        ctx.out.warn(w);
+    }
+    if ctx.out.json {
+        let strip = |list: &[capture::Mutation]| {
+            let mut v = serde_json::to_value(list).expect("mutations serialise");
+            if !args.explain {
+                for m in v.as_array_mut().into_iter().flatten() {
+                    m.as_object_mut().map(|o| o.remove("reason"));
+                }
+            }
+            v
+        };
+        ctx.out.json(&json!({
+            "mutations": strip(&outcome.mutations),
+            "evicted": strip(&outcome.evicted),
+            "dry_run": args.dry_run,
+        }));
+        return Ok(ExitCode::SUCCESS);
+    }
+    if ctx.out.quiet && !args.dry_run {
+        return Ok(ExitCode::SUCCESS);
+    }
+    let prefix = if args.dry_run { "would " } else { "" };
+    let mut text = String::new();
+    if outcome.mutations.is_empty() {
+        text.push_str("nothing to remember in that\n");
+    }
+    for m in outcome.mutations.iter().chain(&outcome.evicted) {
+        text.push_str(&format!(
+            "{prefix}{:<6} {:<10} {}  {}\n",
+            m.op, m.kind, m.content, m.path
+        ));
+        if let Some(p) = m
+            .previous
+            .as_ref()
+            .and_then(|p| p.get("content"))
+            .and_then(|c| c.as_str())
+        {
+            text.push_str(&format!("       supersedes: {p}\n"));
+        }
+        if let Some(r) = m.reason.as_ref().filter(|_| args.explain) {
+            text.push_str(&format!("       because: {r}\n"));
+        }
+    }
+    ctx.out.print(&text);
+    Ok(ExitCode::SUCCESS)
 }

@@ -4,12 +4,13 @@ use std::collections::HashSet;
 use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
-use serde_json::json;
+use serde_json::{Value, json};
 
 use super::output::{doc_json, one_line};
 use super::{Context, FilterArgs};
 use crate::clock::{Timestamp, format_time};
 use crate::error::Error;
+use crate::git::Repo;
 use crate::recall::{self, Hit, Mode, RecallRequest};
 
 #[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
@@ -66,7 +67,12 @@ pub fn run(ctx: &Context, args: RecallArgs, now: Timestamp) -> anyhow::Result<Ex
     let request = RecallRequest {
         query: Some(query).filter(|q| !q.trim().is_empty()),
         filter,
-        k: args.k.unwrap_or(cfg.k),
+        // A prompt block wants the whole picture, not a top ten.
+        k: args.k.unwrap_or(if args.format == Format::Context {
+            cfg.k.max(30)
+        } else {
+            cfg.k
+        }),
         mode,
         now,
     };
@@ -79,12 +85,27 @@ pub fn run(ctx: &Context, args: RecallArgs, now: Timestamp) -> anyhow::Result<Ex
     } else {
         args.format
     };
+    let changes = if args.explain {
+        last_changes(store.vault().root(), &outcome.hits)
+    } else {
+        Vec::new()
+    };
     match format {
         Format::Json => {
             let results: Vec<_> = outcome
                 .hits
                 .iter()
-                .map(|h| doc_json(&h.doc, Some(h.score), args.explain.then_some(&h.parts)))
+                .enumerate()
+                .map(|(i, h)| {
+                    let mut v = doc_json(&h.doc, Some(h.score), args.explain.then_some(&h.parts));
+                    if let (Some(explain), Some(change)) = (
+                        v.get_mut("explain").and_then(Value::as_object_mut),
+                        changes.get(i),
+                    ) {
+                        explain.insert("git".into(), change.clone());
+                    }
+                    v
+                })
                 .collect();
             ctx.out.json(&json!({ "results": results }));
         }
@@ -99,7 +120,7 @@ pub fn run(ctx: &Context, args: RecallArgs, now: Timestamp) -> anyhow::Result<Ex
         Format::Context => ctx.out.print(&context_block(&outcome.hits)),
         Format::Text => {
             let mut text = String::new();
-            for h in &outcome.hits {
+            for (i, h) in outcome.hits.iter().enumerate() {
                 text.push_str(&format!(
                     "{:.3}  {}\n",
                     h.score,
@@ -111,6 +132,9 @@ pub fn run(ctx: &Context, args: RecallArgs, now: Timestamp) -> anyhow::Result<Ex
                 ));
                 if args.explain {
                     text.push_str(&format!("       {}\n", explain_line(h)));
+                    if let Some(line) = changes.get(i).and_then(git_line) {
+                        text.push_str(&format!("       {line}\n"));
+                    }
                 }
             }
             if outcome.hits.is_empty() && !ctx.out.quiet {
@@ -120,6 +144,49 @@ pub fn run(ctx: &Context, args: RecallArgs, now: Timestamp) -> anyhow::Result<Ex
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// When and by which commit each hit's file last changed (`--explain`): per
+/// hit `{"commit", "date", "subject", "uncommitted"}`, `commit` null when the
+/// file was never committed. Empty when the vault is not in a git work tree.
+fn last_changes(root: &std::path::Path, hits: &[Hit]) -> Vec<Value> {
+    let Some(repo) = Repo::discover(root) else {
+        return Vec::new();
+    };
+    let paths: Vec<&str> = hits.iter().map(|h| h.doc.path.as_str()).collect();
+    let dirty = repo.uncommitted(&paths).unwrap_or_default();
+    hits.iter()
+        .map(|h| {
+            let uncommitted = dirty.contains(&h.doc.path);
+            match repo.last_change(&h.doc.path) {
+                Ok(Some(v)) => json!({
+                    "commit": v.commit,
+                    "date": v.date,
+                    "subject": v.subject,
+                    "uncommitted": uncommitted,
+                }),
+                _ => json!({ "commit": null, "uncommitted": uncommitted }),
+            }
+        })
+        .collect()
+}
+
+/// The human line of a hit's last git change.
+fn git_line(change: &Value) -> Option<String> {
+    let dirty = change["uncommitted"].as_bool().unwrap_or(false);
+    let Some(commit) = change["commit"].as_str() else {
+        return Some("git: never committed".into());
+    };
+    let mut line = format!(
+        "git: last changed {} in {} ({})",
+        change["date"].as_str().unwrap_or(""),
+        &commit[..commit.len().min(10)],
+        change["subject"].as_str().unwrap_or("")
+    );
+    if dirty {
+        line.push_str("; uncommitted changes since");
+    }
+    Some(line)
 }
 
 fn explain_line(h: &Hit) -> String {

@@ -105,7 +105,26 @@ pub fn run_forget(ctx: &Context, args: ForgetArgs, now: Timestamp) -> anyhow::Re
     let lock = store.vault().lock()?;
     let report = store.sync_locked(&lock, &NoProgress)?;
     ctx.out.sync_warnings(&report);
+    let doc = store.resolve(&args.id)?;
+    if !args.hard && doc.status == "invalidated" {
+        // Nothing to change: no rewrite, so no new `updated` time and no commit.
+        drop(lock);
+        if ctx.out.json {
+            ctx.out.json(&json!({ "mutations": [] }));
+        } else if !ctx.out.quiet {
+            ctx.out
+                .line(&format!("already invalidated {} {}", doc.id, doc.path));
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
     let mutation = forget::forget(&mut store, &lock, &args.id, args.hard, now)?;
+    drop(lock);
+    ctx.record_mutations(
+        &store,
+        "forget",
+        std::slice::from_ref(&mutation),
+        doc.session.as_deref(),
+    );
     if ctx.out.json {
         ctx.out.json(&json!({ "mutations": [mutation] }));
     } else if !ctx.out.quiet {

@@ -449,3 +449,86 @@ impl Outcome {
             .unwrap_or_else(|e| panic!("stdout is not one JSON document ({e})\n{self}"))
     }
 }
+
+/// Runs `git ARGS` in `dir` with no user or system config (HOME is `home`) and
+/// returns stdout; panics on failure.
+pub fn git_in(dir: &Path, home: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .env("HOME", home)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env_remove("GIT_DIR")
+        .env_remove("GIT_WORK_TREE")
+        .env_remove("GIT_INDEX_FILE")
+        .output()
+        .unwrap_or_else(|e| panic!("git {args:?}: cannot start: {e}"));
+    assert!(
+        out.status.success(),
+        "git {args:?} failed in {}:\n{}",
+        dir.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+impl Env {
+    /// `git ARGS` in the vault folder.
+    pub fn git(&self, args: &[&str]) -> String {
+        git_in(&self.vault, &self.home, args)
+    }
+
+    /// Makes the vault a git repository with a local identity, and commits what
+    /// it holds.
+    pub fn git_init(&mut self) {
+        std::fs::create_dir_all(&self.vault).unwrap();
+        self.git(&["init", "--quiet", "--initial-branch=main"]);
+        self.git(&["config", "user.name", "Engram Test"]);
+        self.git(&["config", "user.email", "test@example.invalid"]);
+        self.git(&["config", "commit.gpgsign", "false"]);
+        self.set_var("GIT_CONFIG_NOSYSTEM", "1");
+        self.commit_all("initial");
+    }
+
+    /// Commits everything in the work tree by hand (an empty commit if nothing
+    /// changed).
+    pub fn commit_all(&self, message: &str) {
+        self.git(&["add", "-A"]);
+        self.git(&["commit", "--quiet", "--allow-empty", "-m", message]);
+    }
+
+    /// Number of commits on HEAD.
+    pub fn commit_count(&self) -> usize {
+        self.git(&["rev-list", "--count", "HEAD"])
+            .trim()
+            .parse()
+            .unwrap()
+    }
+}
+
+/// Copies a folder tree (files and folders, including dot folders).
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap().flatten() {
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// Polls `check` every 50 ms until it holds or `limit` passes; whether it held.
+pub fn wait_until(limit: Duration, mut check: impl FnMut() -> bool) -> bool {
+    let deadline = std::time::Instant::now() + limit;
+    loop {
+        if check() {
+            return true;
+        }
+        if std::time::Instant::now() >= deadline {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
