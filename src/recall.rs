@@ -278,13 +278,38 @@ impl<'a> Predecessors<'a> {
 }
 
 fn list_by_salience(store: &Store, request: &RecallRequest) -> Result<RecallOutcome> {
-    let cfg = &store.vault().config().recall;
+    let config = store.vault().config();
+    let cfg = &config.recall;
     let pool = request.k.saturating_mul(5).max(200);
+    let docs: Vec<IndexedDoc> = store
+        .index()
+        .newest(&request.filter, pool)?
+        .into_iter()
+        .map(|a| store.index().fetch(a))
+        .collect::<Result<_>>()?;
+    // A working entry's salience decays with the turns its session has taken
+    // since it came in (SPEC: Tiers); other records weigh by importance.
+    let mut latest_turn: HashMap<&str, u64> = HashMap::new();
+    for d in docs.iter().filter(|d| d.kind == "working") {
+        let t = latest_turn
+            .entry(d.session.as_deref().unwrap_or(""))
+            .or_insert(0);
+        *t = (*t).max(d.turn.unwrap_or(0));
+    }
+    let salience = |d: &IndexedDoc| match d.kind.as_str() {
+        "working" => {
+            let now_turn = latest_turn
+                .get(d.session.as_deref().unwrap_or(""))
+                .copied()
+                .unwrap_or(0);
+            crate::working::salience(&config.working, d, now_turn)
+        }
+        _ => d.importance.unwrap_or(0.5),
+    };
     let mut hits = Vec::new();
-    for addr in store.index().newest(&request.filter, pool)? {
-        let doc = store.index().fetch(addr)?;
+    for doc in docs.iter().cloned() {
         let parts = ScoreParts {
-            relevance: doc.importance.unwrap_or(0.5),
+            relevance: salience(&doc),
             fusion: "salience",
             ..ScoreParts::default()
         };

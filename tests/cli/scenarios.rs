@@ -847,3 +847,47 @@ fn an_invented_id_is_dropped() {
     assert_eq!(semantic_ops(&m), vec!["ADD"], "{m:?}");
     assert_eq!(c.facts("user"), vec!["Lives in Berlin", "Plays the cello"]);
 }
+
+#[test]
+fn recall_without_a_query_ranks_working_memory_by_salience() {
+    let mut c = Conversation::new();
+    c.say_with("I like jazz.", &["--session", "w", "--importance", "0.6"]);
+    c.say_with(
+        "I think the build is flaky on Mondays",
+        &["--session", "w", "--importance", "0.3"],
+    );
+    c.say_with("I like opera.", &["--session", "w", "--importance", "0.6"]);
+    let v = c
+        .env
+        .engram()
+        .env("ENGRAM_NOW", c.now())
+        .args([
+            "--json",
+            "recall",
+            "--kind",
+            "working",
+            "--session",
+            "w",
+            "--explain",
+        ])
+        .ok()
+        .json();
+    let order = contents(&results(&v));
+    // Same importance: the newer entry has decayed less; low importance comes last.
+    assert_eq!(
+        order.first().map(String::as_str),
+        Some("Likes opera"),
+        "{order:?}"
+    );
+    assert_eq!(
+        order.last().map(String::as_str),
+        Some("Believes the build is flaky on Mondays"),
+        "{order:?}"
+    );
+    let top = &results(&v)[0]["explain"];
+    assert_eq!(top["fusion"], "salience");
+    assert!(
+        (top["relevance"].as_f64().unwrap() - 0.6).abs() < 1e-9,
+        "{top}"
+    );
+}
