@@ -42,6 +42,8 @@ Register-ArgumentCompleter -Native -CommandName 'engram' -ScriptBlock {
             [CompletionResult]::new('stats', 'stats', [CompletionResultType]::ParameterValue, 'Counts per kind and status, and index health')
             [CompletionResult]::new('reindex', 'reindex', [CompletionResultType]::ParameterValue, 'Rebuild the index and vectors from the files')
             [CompletionResult]::new('sync', 'sync', [CompletionResultType]::ParameterValue, 'Pick up files added, edited, renamed or deleted outside engram')
+            [CompletionResult]::new('consolidate', 'consolidate', [CompletionResultType]::ParameterValue, 'Turn episodes into facts; summarise a session (--session)')
+            [CompletionResult]::new('prune', 'prune', [CompletionResultType]::ParameterValue, 'Merge duplicates, expire TTLs, archive decayed episodes, evict idle sessions')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check every file and the index; --fix repairs what it can')
             [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Keep the index live while files change (until Ctrl-C)')
             [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'A record''s past versions, from git')
@@ -248,6 +250,43 @@ Register-ArgumentCompleter -Native -CommandName 'engram' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'engram;consolidate' {
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'Only this user''s memories')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Only this agent''s memories')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Also summarise this session''s turns into one episode and archive them')
+            [CompletionResult]::new('--vault', '--vault', [CompletionResultType]::ParameterName, 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Run even when the thresholds are not met')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print the plan only; write nothing')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing but results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing but results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
+            [CompletionResult]::new('--commit', '--commit', [CompletionResultType]::ParameterName, 'Commit what this command changes in the vault''s git repository (same as `git: {auto_commit: true}` in the config)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'engram;prune' {
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'Only this user''s memories')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Only this agent''s memories')
+            [CompletionResult]::new('--vault', '--vault', [CompletionResultType]::ParameterName, 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print the plan only; write nothing')
+            [CompletionResult]::new('--hard', '--hard', [CompletionResultType]::ParameterName, 'Delete the files of what is pruned instead of archiving them')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing but results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing but results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
+            [CompletionResult]::new('--commit', '--commit', [CompletionResultType]::ParameterName, 'Commit what this command changes in the vault''s git repository (same as `git: {auto_commit: true}` in the config)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'engram;doctor' {
             [CompletionResult]::new('--vault', '--vault', [CompletionResultType]::ParameterName, 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)')
             [CompletionResult]::new('--fix', '--fix', [CompletionResultType]::ParameterName, 'Repair what can be repaired (index drift, vectors, stray temporary files)')
@@ -318,6 +357,8 @@ Register-ArgumentCompleter -Native -CommandName 'engram' -ScriptBlock {
             [CompletionResult]::new('stats', 'stats', [CompletionResultType]::ParameterValue, 'Counts per kind and status, and index health')
             [CompletionResult]::new('reindex', 'reindex', [CompletionResultType]::ParameterValue, 'Rebuild the index and vectors from the files')
             [CompletionResult]::new('sync', 'sync', [CompletionResultType]::ParameterValue, 'Pick up files added, edited, renamed or deleted outside engram')
+            [CompletionResult]::new('consolidate', 'consolidate', [CompletionResultType]::ParameterValue, 'Turn episodes into facts; summarise a session (--session)')
+            [CompletionResult]::new('prune', 'prune', [CompletionResultType]::ParameterValue, 'Merge duplicates, expire TTLs, archive decayed episodes, evict idle sessions')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check every file and the index; --fix repairs what it can')
             [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Keep the index live while files change (until Ctrl-C)')
             [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'A record''s past versions, from git')
@@ -350,6 +391,12 @@ Register-ArgumentCompleter -Native -CommandName 'engram' -ScriptBlock {
             break
         }
         'engram;help;sync' {
+            break
+        }
+        'engram;help;consolidate' {
+            break
+        }
+        'engram;help;prune' {
             break
         }
         'engram;help;doctor' {

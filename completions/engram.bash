@@ -22,6 +22,9 @@ _engram() {
             engram,completions)
                 cmd="engram__subcmd__completions"
                 ;;
+            engram,consolidate)
+                cmd="engram__subcmd__consolidate"
+                ;;
             engram,doctor)
                 cmd="engram__subcmd__doctor"
                 ;;
@@ -39,6 +42,9 @@ _engram() {
                 ;;
             engram,list)
                 cmd="engram__subcmd__list"
+                ;;
+            engram,prune)
+                cmd="engram__subcmd__prune"
                 ;;
             engram,recall)
                 cmd="engram__subcmd__recall"
@@ -67,6 +73,9 @@ _engram() {
             engram__subcmd__help,completions)
                 cmd="engram__subcmd__help__subcmd__completions"
                 ;;
+            engram__subcmd__help,consolidate)
+                cmd="engram__subcmd__help__subcmd__consolidate"
+                ;;
             engram__subcmd__help,doctor)
                 cmd="engram__subcmd__help__subcmd__doctor"
                 ;;
@@ -84,6 +93,9 @@ _engram() {
                 ;;
             engram__subcmd__help,list)
                 cmd="engram__subcmd__help__subcmd__list"
+                ;;
+            engram__subcmd__help,prune)
+                cmd="engram__subcmd__help__subcmd__prune"
                 ;;
             engram__subcmd__help,recall)
                 cmd="engram__subcmd__help__subcmd__recall"
@@ -110,7 +122,7 @@ _engram() {
 
     case "${cmd}" in
         engram)
-            opts="-q -v -h -V --vault --json --quiet --verbose --commit --help --version init capture remember recall show forget list stats reindex sync doctor watch history completions help"
+            opts="-q -v -h -V --vault --json --quiet --verbose --commit --help --version init capture remember recall show forget list stats reindex sync consolidate prune doctor watch history completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -207,6 +219,36 @@ _engram() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        engram__subcmd__consolidate)
+            opts="-q -v -h -V --user --agent --session --force --dry-run --vault --json --quiet --verbose --commit --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --vault)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         engram__subcmd__doctor)
             opts="-q -v -h -V --fix --vault --json --quiet --verbose --commit --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -244,7 +286,7 @@ _engram() {
             return 0
             ;;
         engram__subcmd__help)
-            opts="init capture recall show forget list stats reindex sync doctor watch history completions help"
+            opts="init capture recall show forget list stats reindex sync consolidate prune doctor watch history completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -272,6 +314,20 @@ _engram() {
             return 0
             ;;
         engram__subcmd__help__subcmd__completions)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        engram__subcmd__help__subcmd__consolidate)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -356,6 +412,20 @@ _engram() {
             return 0
             ;;
         engram__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        engram__subcmd__help__subcmd__prune)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -541,6 +611,32 @@ _engram() {
                     return 0
                     ;;
                 -k)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --vault)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        engram__subcmd__prune)
+            opts="-q -v -h -V --user --agent --dry-run --hard --vault --json --quiet --verbose --commit --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

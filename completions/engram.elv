@@ -39,6 +39,8 @@ set edit:completion:arg-completer[engram] = {|@words|
             cand stats 'Counts per kind and status, and index health'
             cand reindex 'Rebuild the index and vectors from the files'
             cand sync 'Pick up files added, edited, renamed or deleted outside engram'
+            cand consolidate 'Turn episodes into facts; summarise a session (--session)'
+            cand prune 'Merge duplicates, expire TTLs, archive decayed episodes, evict idle sessions'
             cand doctor 'Check every file and the index; --fix repairs what it can'
             cand watch 'Keep the index live while files change (until Ctrl-C)'
             cand history 'A record''s past versions, from git'
@@ -234,6 +236,41 @@ set edit:completion:arg-completer[engram] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'engram;consolidate'= {
+            cand --user 'Only this user''s memories'
+            cand --agent 'Only this agent''s memories'
+            cand --session 'Also summarise this session''s turns into one episode and archive them'
+            cand --vault 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)'
+            cand --force 'Run even when the thresholds are not met'
+            cand --dry-run 'Print the plan only; write nothing'
+            cand --json 'Print one JSON document on stdout'
+            cand -q 'Print nothing but results and errors'
+            cand --quiet 'Print nothing but results and errors'
+            cand -v 'Say more about what happens (on stderr)'
+            cand --verbose 'Say more about what happens (on stderr)'
+            cand --commit 'Commit what this command changes in the vault''s git repository (same as `git: {auto_commit: true}` in the config)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'engram;prune'= {
+            cand --user 'Only this user''s memories'
+            cand --agent 'Only this agent''s memories'
+            cand --vault 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)'
+            cand --dry-run 'Print the plan only; write nothing'
+            cand --hard 'Delete the files of what is pruned instead of archiving them'
+            cand --json 'Print one JSON document on stdout'
+            cand -q 'Print nothing but results and errors'
+            cand --quiet 'Print nothing but results and errors'
+            cand -v 'Say more about what happens (on stderr)'
+            cand --verbose 'Say more about what happens (on stderr)'
+            cand --commit 'Commit what this command changes in the vault''s git repository (same as `git: {auto_commit: true}` in the config)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'engram;doctor'= {
             cand --vault 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)'
             cand --fix 'Repair what can be repaired (index drift, vectors, stray temporary files)'
@@ -300,6 +337,8 @@ set edit:completion:arg-completer[engram] = {|@words|
             cand stats 'Counts per kind and status, and index health'
             cand reindex 'Rebuild the index and vectors from the files'
             cand sync 'Pick up files added, edited, renamed or deleted outside engram'
+            cand consolidate 'Turn episodes into facts; summarise a session (--session)'
+            cand prune 'Merge duplicates, expire TTLs, archive decayed episodes, evict idle sessions'
             cand doctor 'Check every file and the index; --fix repairs what it can'
             cand watch 'Keep the index live while files change (until Ctrl-C)'
             cand history 'A record''s past versions, from git'
@@ -323,6 +362,10 @@ set edit:completion:arg-completer[engram] = {|@words|
         &'engram;help;reindex'= {
         }
         &'engram;help;sync'= {
+        }
+        &'engram;help;consolidate'= {
+        }
+        &'engram;help;prune'= {
         }
         &'engram;help;doctor'= {
         }

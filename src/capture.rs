@@ -369,6 +369,8 @@ pub struct CaptureOutcome {
     pub mutations: Vec<Mutation>,
     /// Working-memory entries evicted by this capture's tick.
     pub evicted: Vec<Mutation>,
+    /// What consolidate and prune did when their thresholds were met.
+    pub maintenance: Vec<crate::consolidate::Action>,
     pub warnings: Vec<String>,
 }
 
@@ -558,10 +560,10 @@ pub fn capture_facts(
                 (Op::Update, Some(old)) => {
                     let mut r = base(Kind::Semantic, &fact.content, &mut generator);
                     r.sources.extend(episode_link.clone());
-                    r.supersedes = Some(old.id.clone());
+                    r.supersedes = Some(naming::wikilink(&old.path));
                     r.valid_from = Some(now);
-                    let new_id = r.id.clone();
                     let mut m = write_new(store, r, dry_run, &mut changes, Some(reason))?;
+                    let new_link = naming::wikilink(&m.path);
                     m.op = "UPDATE";
                     m.previous = Some(
                         serde_json::json!({ "id": old.id, "content": old.content, "path": old.path }),
@@ -569,7 +571,7 @@ pub fn capture_facts(
                     rewrite(store, &old, dry_run, &mut changes, |rec| {
                         rec.status = crate::record::Status::Superseded;
                         rec.valid_to = Some(now);
-                        rec.superseded_by = Some(new_id.clone());
+                        rec.superseded_by = Some(new_link.clone());
                         rec.updated = Some(now);
                     })?;
                     out.mutations.push(m);
@@ -617,8 +619,62 @@ pub fn capture_facts(
     }
     if !dry_run {
         out.evicted = tick(store, defaults, &session, turn, now, &config.working)?;
+        maintain(store, _lock, &mut out, &scope, &session, turn, now, model)?;
     }
     Ok(out)
+}
+
+/// Consolidate and prune, when their thresholds are met (SPEC: capture runs
+/// them). The guard costs a count of pending episodes and facts, nothing more.
+#[allow(clippy::too_many_arguments)]
+fn maintain(
+    store: &mut Store,
+    lock: &VaultLock,
+    out: &mut CaptureOutcome,
+    scope: &crate::reconcile::Scope,
+    session: &str,
+    turn: u64,
+    now: Timestamp,
+    model: Option<&crate::llm::ChatModel>,
+) -> Result<()> {
+    let evicted_lasting = out.evicted.iter().any(|m| {
+        store
+            .resolve(&m.id)
+            .ok()
+            .and_then(|d| d.durability)
+            .is_some_and(|d| d == "persistent" || d == "permanent")
+    });
+    let last = crate::consolidate::last_turn(store, session);
+    if crate::consolidate::is_due(store, scope, now, turn, last, evicted_lasting)? {
+        let options = crate::consolidate::Options {
+            scope: scope.clone(),
+            session: None,
+            dry_run: false,
+        };
+        let (actions, warnings) =
+            crate::consolidate::consolidate(store, lock, &options, now, model)?;
+        crate::consolidate::set_last_turn(store, session, turn)?;
+        out.maintenance.extend(actions);
+        out.warnings.extend(warnings);
+    }
+    let facts = store.index().count(&crate::index::Filter {
+        kinds: vec![Kind::Semantic],
+        user: scope.user.clone(),
+        agent: scope.agent.clone(),
+        validity: crate::index::Validity::CurrentAt(now),
+        ..crate::index::Filter::default()
+    })?;
+    if facts >= store.vault().config().prune.auto_facts {
+        let options = crate::prune::Options {
+            scope: scope.clone(),
+            dry_run: false,
+            hard: false,
+        };
+        let (actions, warnings) = crate::prune::prune(store, lock, &options, now, model)?;
+        out.maintenance.extend(actions);
+        out.warnings.extend(warnings);
+    }
+    Ok(())
 }
 
 /// The session's latest turn (0 for a new session).
@@ -687,7 +743,7 @@ fn tick(
     Ok(evicted)
 }
 
-fn write_new(
+pub(crate) fn write_new(
     store: &Store,
     record: Record,
     dry_run: bool,
@@ -725,7 +781,7 @@ fn write_new(
 }
 
 /// Rewrites an existing record's file (only if it still holds what was read).
-fn rewrite(
+pub(crate) fn rewrite(
     store: &Store,
     doc: &crate::index::IndexedDoc,
     dry_run: bool,

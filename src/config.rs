@@ -19,6 +19,8 @@ pub struct Config {
     pub recall: RecallConfig,
     pub working: WorkingConfig,
     pub episodic: EpisodicConfig,
+    pub consolidate: ConsolidateConfig,
+    pub prune: PruneConfig,
     /// How long a command waits for another process's vault lock, in seconds.
     pub lock_timeout_secs: f64,
     pub git: GitConfig,
@@ -122,6 +124,8 @@ pub struct WorkingConfig {
     pub decay: String,
     /// Rate of exponential decay per turn.
     pub decay_rate: f64,
+    /// A session idle this long has its working memory evicted by `prune`.
+    pub retention_hours: f64,
 }
 
 impl Default for WorkingConfig {
@@ -131,6 +135,56 @@ impl Default for WorkingConfig {
             pinned_slots: 2,
             decay: "power".into(),
             decay_rate: 0.1,
+            retention_hours: 24.0,
+        }
+    }
+}
+
+/// When and how episodes become facts.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default)]
+pub struct ConsolidateConfig {
+    /// Unconsolidated episodes in a scope that trigger a run after capture.
+    pub min_episodes: usize,
+    /// Session turns between two automatic runs.
+    pub min_turns: u64,
+    /// Episodes that must repeat for a pattern to become a fact.
+    pub pattern_min: usize,
+    /// Similarity (cosine, else word overlap) for two episodes to be one pattern.
+    pub similarity: f64,
+}
+
+impl Default for ConsolidateConfig {
+    fn default() -> Self {
+        ConsolidateConfig {
+            min_episodes: 5,
+            min_turns: 4,
+            pattern_min: 3,
+            similarity: 0.6,
+        }
+    }
+}
+
+/// What prune removes and keeps.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default)]
+pub struct PruneConfig {
+    /// Semantic facts in a scope that trigger a run after capture.
+    pub auto_facts: usize,
+    /// Episodes older than this (days) with salience below `episode_min_salience` are archived.
+    pub episode_max_age_days: f64,
+    pub episode_min_salience: f64,
+    /// Similarity for two facts of one subject to be duplicates.
+    pub duplicate_similarity: f64,
+}
+
+impl Default for PruneConfig {
+    fn default() -> Self {
+        PruneConfig {
+            auto_facts: 20,
+            episode_max_age_days: 90.0,
+            episode_min_salience: 0.4,
+            duplicate_similarity: 0.85,
         }
     }
 }
@@ -164,6 +218,8 @@ impl Default for Config {
             recall: RecallConfig::default(),
             working: WorkingConfig::default(),
             episodic: EpisodicConfig::default(),
+            consolidate: ConsolidateConfig::default(),
+            prune: PruneConfig::default(),
             lock_timeout_secs: 10.0,
             git: GitConfig::default(),
         }

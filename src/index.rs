@@ -29,7 +29,7 @@ use crate::error::{Error, Result};
 use crate::record::{Kind, Record, Status};
 
 /// Bumped whenever the schema or analyzer changes; a mismatch forces a rebuild.
-pub const SCHEMA_VERSION: u32 = 2;
+pub const SCHEMA_VERSION: u32 = 3;
 
 const ANALYZER: &str = "engram_en";
 
@@ -219,6 +219,8 @@ pub struct Fields {
     pub turn: Field,
     pub pinned: Field,
     pub durability: Field,
+    pub consolidated: Field,
+    pub reinforced: Field,
 }
 
 fn build_schema() -> (Schema, Fields) {
@@ -256,6 +258,8 @@ fn build_schema() -> (Schema, Fields) {
         turn: b.add_i64_field("turn", FAST | STORED),
         pinned: b.add_u64_field("pinned", STORED),
         durability: b.add_text_field("durability", STORED),
+        consolidated: b.add_u64_field("consolidated", STORED),
+        reinforced: b.add_u64_field("reinforced", STORED),
     };
     (b.build(), fields)
 }
@@ -305,6 +309,8 @@ pub struct IndexedDoc {
     pub turn: Option<u64>,
     pub pinned: bool,
     pub durability: Option<String>,
+    pub consolidated: bool,
+    pub reinforced: u64,
 }
 
 /// Which records a query may return. Every part runs inside the index query.
@@ -461,6 +467,10 @@ impl TextIndex {
         if let Some(d) = &r.durability {
             doc.add_text(f.durability, d);
         }
+        if r.consolidated == Some(true) {
+            doc.add_u64(f.consolidated, 1);
+        }
+        doc.add_u64(f.reinforced, r.reinforced.unwrap_or(0));
         doc
     }
 
@@ -725,6 +735,11 @@ impl TextIndex {
                 .map(|t| t.max(0) as u64),
             pinned: doc.get_first(f.pinned).and_then(|v| v.as_u64()) == Some(1),
             durability: text(f.durability),
+            consolidated: doc.get_first(f.consolidated).and_then(|v| v.as_u64()) == Some(1),
+            reinforced: doc
+                .get_first(f.reinforced)
+                .and_then(|v| v.as_u64())
+                .unwrap_or(0),
         })
     }
 }

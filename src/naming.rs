@@ -111,6 +111,13 @@ pub fn record_path(
     }
 }
 
+/// An Obsidian wikilink to a record: `[[semantic/user/lives-in-berlin-c1b0ze]]`.
+/// `supersedes`, `superseded_by` and `sources` are written this way so the
+/// lineage shows in Obsidian's graph.
+pub fn wikilink(relative_path: &str) -> String {
+    format!("[[{}]]", relative_path.trim_end_matches(".md"))
+}
+
 /// The kind a note has by where it lives: its top folder, else semantic.
 pub fn kind_from_path(relative_path: &str) -> Kind {
     let top = relative_path.split('/').next().unwrap_or("");

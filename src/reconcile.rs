@@ -287,6 +287,8 @@ mod tests {
             turn: None,
             pinned: false,
             durability: None,
+            consolidated: false,
+            reinforced: 0,
         }
     }
 

@@ -146,6 +146,8 @@ pub struct Record {
     pub pinned: Option<bool>,
     /// The session turn a working-memory entry entered at (for its salience).
     pub turn: Option<u64>,
+    /// Whether consolidation has read this episode.
+    pub consolidated: Option<bool>,
     /// Caller-owned strings, kept verbatim.
     pub meta: BTreeMap<String, String>,
     /// Keys the tool does not know, with their values, in file order.
@@ -161,7 +163,7 @@ pub struct Record {
 }
 
 /// The keys engram knows, in the order it writes them for a new record.
-pub const KNOWN_KEYS: [&str; 25] = [
+pub const KNOWN_KEYS: [&str; 26] = [
     "id",
     "kind",
     "subject",
@@ -186,6 +188,7 @@ pub const KNOWN_KEYS: [&str; 25] = [
     "tags",
     "pinned",
     "turn",
+    "consolidated",
     "meta",
 ];
 
@@ -235,6 +238,7 @@ impl Record {
             tags: Vec::new(),
             pinned: None,
             turn: None,
+            consolidated: None,
             meta: BTreeMap::new(),
             extra: Mapping::new(),
             key_order: Vec::new(),
@@ -314,16 +318,20 @@ impl Record {
                         record.id_in_file = true;
                     }
                 }
-                "kind" => {
-                    record.kind = string_field(&value, "kind")
-                        .and_then(|s| s.parse())
-                        .map_err(err)?
-                }
-                "status" => {
-                    record.status = string_field(&value, "status")
-                        .and_then(|s| s.parse())
-                        .map_err(err)?
-                }
+                // A note's own `kind: book` or `status: draft` (Obsidian properties)
+                // is not ours: kept verbatim, and the record takes the defaults.
+                "kind" => match string_field(&value, "kind").and_then(|s| s.parse()) {
+                    Ok(kind) => record.kind = kind,
+                    Err(_) => {
+                        record.extra.insert(Value::String(name), value);
+                    }
+                },
+                "status" => match string_field(&value, "status").and_then(|s| s.parse()) {
+                    Ok(status) => record.status = status,
+                    Err(_) => {
+                        record.extra.insert(Value::String(name), value);
+                    }
+                },
                 "created" => record.created = time_field(&value, "created").map_err(err)?,
                 "updated" => record.updated = Some(time_field(&value, "updated").map_err(err)?),
                 "last_reinforced" => {
@@ -370,6 +378,13 @@ impl Record {
                         err("`turn` must be a whole number (the session turn)".into())
                     })?)
                 }
+                "consolidated" => {
+                    record.consolidated = Some(
+                        value
+                            .as_bool()
+                            .ok_or_else(|| err("`consolidated` must be true or false".into()))?,
+                    )
+                }
                 "pinned" => {
                     record.pinned = Some(
                         value
@@ -409,6 +424,16 @@ impl Record {
         let mut known = self.known_values();
         let mut mapping = Mapping::new();
         let mut extra = self.extra.clone();
+        // A person's own `status: draft` stays until engram gives the record a
+        // status of its own (superseded, invalidated, archived).
+        if self.status != Status::Active {
+            extra.remove("status");
+        } else if extra.contains_key("status") {
+            known.remove("status");
+        }
+        if extra.contains_key("kind") {
+            known.remove("kind");
+        }
         for key in &self.key_order {
             if let Some(value) = known.remove(key.as_str()) {
                 mapping.insert(Value::String(key.clone()), value);
@@ -497,6 +522,9 @@ impl Record {
         }
         if let Some(v) = self.pinned {
             m.insert("pinned", Value::Bool(v));
+        }
+        if let Some(v) = self.consolidated {
+            m.insert("consolidated", Value::Bool(v));
         }
         if !self.meta.is_empty() || self.has_key("meta") {
             let mut meta = Mapping::new();
@@ -704,8 +732,8 @@ mod tests {
         let e = Record::parse(bad_value, &fallbacks()).unwrap_err();
         assert_eq!(e.line, 4);
         assert!(e.message.contains("importance"));
-        let bad_kind = "---\nid: x\nkind: dream\n---\nbody\n";
-        assert_eq!(Record::parse(bad_kind, &fallbacks()).unwrap_err().line, 3);
+        let unclosed_list = "---\nid: x\ntags: [a\n---\nbody\n";
+        assert!(Record::parse(unclosed_list, &fallbacks()).is_err());
         let unclosed = "---\nid: x\nbody without end\n";
         assert_eq!(Record::parse(unclosed, &fallbacks()).unwrap_err().line, 1);
     }
@@ -718,6 +746,29 @@ mod tests {
         assert_eq!(r.tags, vec!["food", "travel"]);
         assert_eq!(format_time(&r.created), "2026-11-20T00:00:00Z");
         assert_eq!(r.sources, vec!["[[a]]"]);
+    }
+
+    #[test]
+    fn obsidian_status_and_kind_properties_are_kept_not_rejected() {
+        let text = "---\nstatus: draft\nkind: book\ntags: [reading]\n---\nDune\n";
+        let mut r = Record::parse(text, &fallbacks()).unwrap();
+        assert_eq!((r.kind, r.status), (Kind::Semantic, Status::Active));
+        let again = r.render();
+        assert!(
+            again.contains("status: draft") && again.contains("kind: book"),
+            "{again}"
+        );
+        // Once engram gives it a status, engram's wins.
+        r.status = Status::Invalidated;
+        let forgotten = r.render();
+        assert!(
+            forgotten.contains("status: invalidated") && !forgotten.contains("draft"),
+            "{forgotten}"
+        );
+        assert_eq!(
+            Record::parse(&forgotten, &fallbacks()).unwrap().status,
+            Status::Invalidated
+        );
     }
 
     #[test]

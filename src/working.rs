@@ -91,6 +91,8 @@ mod tests {
             turn: Some(turn),
             pinned,
             durability: None,
+            consolidated: false,
+            reinforced: 0,
         }
     }
 

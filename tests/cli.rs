@@ -21,6 +21,8 @@ mod git;
 mod hand_edits;
 #[path = "cli/init.rs"]
 mod init;
+#[path = "cli/maintenance.rs"]
+mod maintenance;
 #[path = "cli/obsidian.rs"]
 mod obsidian;
 #[path = "cli/progress.rs"]

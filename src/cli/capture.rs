@@ -274,12 +274,30 @@ fn run_extracting(
     )?;
     drop(lock);
     if !args.dry_run {
-        let all: Vec<capture::Mutation> = outcome
+        let mut all: Vec<capture::Mutation> = outcome
             .mutations
             .iter()
             .chain(&outcome.evicted)
             .cloned()
             .collect();
+        // What consolidate and prune changed on the way belongs to this commit too.
+        let paths: std::collections::HashMap<&str, &str> =
+            store.ids_by_path().map(|(p, id)| (id, p)).collect();
+        for a in &outcome.maintenance {
+            for id in &a.ids {
+                if let Some(path) = paths.get(id.as_str()) {
+                    all.push(capture::Mutation {
+                        op: a.action,
+                        id: id.clone(),
+                        kind: String::new(),
+                        content: a.content.clone().unwrap_or_default(),
+                        path: path.to_string(),
+                        previous: None,
+                        reason: None,
+                    });
+                }
+            }
+        }
         ctx.record_mutations(&store, "capture", &all, args.session.as_deref());
     }
     for w in &outcome.warnings {
@@ -298,6 +316,7 @@ fn run_extracting(
         ctx.out.json(&json!({
             "mutations": strip(&outcome.mutations),
             "evicted": strip(&outcome.evicted),
+            "maintenance": outcome.maintenance,
             "dry_run": args.dry_run,
         }));
         return Ok(ExitCode::SUCCESS);
@@ -309,6 +328,14 @@ fn run_extracting(
     let mut text = String::new();
     if outcome.mutations.is_empty() {
         text.push_str("nothing to remember in that\n");
+    }
+    for a in &outcome.maintenance {
+        text.push_str(&format!(
+            "{:<6} {} [{}]\n",
+            a.action,
+            a.content.as_deref().unwrap_or(""),
+            a.ids.join(", ")
+        ));
     }
     for m in outcome.mutations.iter().chain(&outcome.evicted) {
         text.push_str(&format!(

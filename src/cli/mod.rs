@@ -5,6 +5,7 @@
 
 mod capture;
 mod completions;
+mod consolidate;
 mod doctor;
 mod history;
 mod init;
@@ -78,6 +79,10 @@ pub enum Command {
     Reindex,
     /// Pick up files added, edited, renamed or deleted outside engram.
     Sync,
+    /// Turn episodes into facts; summarise a session (--session).
+    Consolidate(consolidate::ConsolidateArgs),
+    /// Merge duplicates, expire TTLs, archive decayed episodes, evict idle sessions.
+    Prune(consolidate::PruneArgs),
     /// Check every file and the index; --fix repairs what it can.
     Doctor(doctor::DoctorArgs),
     /// Keep the index live while files change (until Ctrl-C).
@@ -299,6 +304,7 @@ impl Context {
     fn commit_changes(&self) {
         let pending = std::mem::take(&mut *self.changes.borrow_mut());
         let mut roots: Vec<&PathBuf> = pending.iter().map(|p| &p.root).collect();
+        roots.sort();
         roots.dedup();
         for root in roots {
             let notes: Vec<&PendingCommit> = pending.iter().filter(|p| &p.root == root).collect();
@@ -413,6 +419,8 @@ fn run(ctx: &Context, command: Command) -> anyhow::Result<ExitCode> {
         Command::Stats => maintenance::run_stats(ctx, now),
         Command::Reindex => maintenance::run_reindex(ctx),
         Command::Sync => maintenance::run_sync(ctx),
+        Command::Consolidate(args) => consolidate::run_consolidate(ctx, args, now),
+        Command::Prune(args) => consolidate::run_prune(ctx, args, now),
         Command::Doctor(args) => doctor::run(ctx, args),
         Command::Watch(args) => watch::run(ctx, args),
         Command::History(args) => history::run(ctx, args),

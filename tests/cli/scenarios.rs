@@ -130,15 +130,14 @@ fn a_move_supersedes_where_someone_lives() {
     let old = c.env.read(update["previous"]["path"].as_str().unwrap());
     let (fm, _) = frontmatter(&old);
     assert_eq!(fm_str(&fm, "status").as_deref(), Some("superseded"));
-    assert_eq!(
-        fm_str(&fm, "superseded_by").as_deref(),
-        update["id"].as_str()
-    );
+    // The lineage links are wikilinks, so they show in Obsidian's graph.
+    let link = |p: &Value| format!("[[{}]]", p.as_str().unwrap().trim_end_matches(".md"));
+    assert_eq!(fm_str(&fm, "superseded_by"), Some(link(&update["path"])));
     assert!(fm_str(&fm, "valid_to").is_some());
     let new = c.env.read(update["path"].as_str().unwrap());
     assert_eq!(
         fm_str(&frontmatter(&new).0, "supersedes"),
-        fm_str(&fm, "id")
+        Some(link(&update["previous"]["path"]))
     );
     // History: what was true on day 1.
     let then = c.env.recall(

@@ -289,3 +289,33 @@ fn commands_skip_their_sync_only_while_a_watcher_is_live() {
         .unwrap();
     assert_eq!(env.list(&[]).len(), 2, "a stale watch file is ignored");
 }
+
+#[test]
+fn watch_follows_a_git_checkout() {
+    let mut env = Env::init();
+    env.git_init();
+    env.git(&["checkout", "--quiet", "-b", "many"]);
+    const N: usize = 300;
+    for i in 0..N {
+        env.write(
+            &format!("branch/part{}/note{i}.md", i % 10),
+            &format!("checked out note {i}\n"),
+        );
+    }
+    env.commit_all("many notes");
+    env.git(&["checkout", "--quiet", "main"]);
+    assert!(env.md_files().is_empty());
+
+    let mut w = Watcher::start(&env);
+    env.git(&["checkout", "--quiet", "many"]);
+    let mut count = 0;
+    let ok = wait_until(Duration::from_secs(30), || {
+        count = env.list(&[]).len();
+        count == N
+    });
+    w.exited();
+    assert!(ok, "listed {count} of {N} after checkout\n{}", w.log());
+    env.git(&["checkout", "--quiet", "main"]);
+    expect_listed(&env, &mut w, &[], "checkout back");
+    assert!(w.interrupt().success());
+}
