@@ -651,8 +651,14 @@ fn maintain(
             session: None,
             dry_run: false,
         };
-        let (actions, warnings) =
-            crate::consolidate::consolidate(store, lock, &options, now, model)?;
+        let (actions, warnings) = crate::consolidate::consolidate(
+            store,
+            lock,
+            &options,
+            now,
+            model,
+            &crate::store::NoProgress,
+        )?;
         crate::consolidate::set_last_turn(store, session, turn)?;
         out.maintenance.extend(actions);
         out.warnings.extend(warnings);

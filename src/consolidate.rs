@@ -235,6 +235,7 @@ pub fn consolidate(
     options: &Options,
     now: Timestamp,
     model: Option<&llm::ChatModel>,
+    progress: &dyn crate::store::Progress,
 ) -> Result<(Vec<Action>, Vec<String>)> {
     let mut actions = Vec::new();
     let mut warnings = Vec::new();
@@ -358,11 +359,14 @@ pub fn consolidate(
         }
     }
     // Every episode read is marked, so it is not read again.
+    progress.start(episodes.len() as u64, "consolidating");
     for episode in &episodes {
+        progress.advance(1);
         capture::rewrite(store, episode, options.dry_run, &mut changes, |rec| {
             rec.consolidated = Some(true)
         })?;
     }
+    progress.finish();
     if !options.dry_run {
         let (_, w) = store.apply(changes, false)?;
         warnings.extend(w);

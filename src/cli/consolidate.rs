@@ -106,8 +106,14 @@ pub fn run_consolidate(
         session: args.session.clone(),
         dry_run: args.dry_run,
     };
-    let (actions, warnings) =
-        consolidate::consolidate(&mut store, &lock, &options, now, model.as_ref())?;
+    let (actions, warnings) = consolidate::consolidate(
+        &mut store,
+        &lock,
+        &options,
+        now,
+        model.as_ref(),
+        &ctx.out.progress(),
+    )?;
     drop(lock);
     for w in &warnings {
         ctx.out.warn(w);

@@ -22,4 +22,7 @@ fn bulk_commands_print_no_progress_when_stderr_is_not_a_terminal() {
     let out = env.engram().arg("sync").ok();
     assert_eq!(out.stderr, "", "sync: nothing on stderr\n{out}");
     assert_eq!(env.list(&[]).len(), 300);
+    // consolidate reads all 300 episodes (and draws a bar only on a terminal).
+    let out = env.engram().args(["consolidate", "--force"]).ok();
+    assert_eq!(out.stderr, "", "consolidate: nothing on stderr\n{out}");
 }
