@@ -241,6 +241,7 @@ fn main() {
                     k: 20,
                     mode: *mode,
                     now,
+                    one_per_statement: true,
                 };
                 let outcome = recall::recall(&store, &request).expect("recall");
                 let found: Vec<String> = outcome

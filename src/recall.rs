@@ -47,6 +47,8 @@ pub struct RecallRequest {
     pub k: usize,
     pub mode: Mode,
     pub now: Timestamp,
+    /// Show a statement kept in several tiers once (the most stable tier).
+    pub one_per_statement: bool,
 }
 
 /// The parts of one hit's score.
@@ -185,7 +187,7 @@ pub fn recall(store: &Store, request: &RecallRequest) -> Result<RecallOutcome> {
         }
         hits.push(rescore(doc, parts, request.now, cfg));
     }
-    sort_and_truncate(&mut hits, request.k);
+    sort_and_truncate(&mut hits, request.k, request.one_per_statement);
     outcome.hits = hits;
     outcome.mode_used = Some(mode_used);
     Ok(outcome)
@@ -315,7 +317,7 @@ fn list_by_salience(store: &Store, request: &RecallRequest) -> Result<RecallOutc
         };
         hits.push(rescore(doc, parts, request.now, cfg));
     }
-    sort_and_truncate(&mut hits, request.k);
+    sort_and_truncate(&mut hits, request.k, request.one_per_statement);
     Ok(RecallOutcome {
         hits,
         warnings: Vec::new(),
@@ -341,12 +343,38 @@ fn rescore(
     Hit { doc, score, parts }
 }
 
-fn sort_and_truncate(hits: &mut Vec<Hit>, k: usize) {
+/// Best first; among equals the more stable tier, then the newer record. One
+/// statement kept in several tiers (the working entry, the episode and the fact
+/// that capture wrote for it) is shown once, from the most stable tier; equal
+/// texts within one tier (two turns that both said "Thanks!") all stay.
+fn sort_and_truncate(hits: &mut Vec<Hit>, k: usize, one_per_statement: bool) {
+    let tier = |kind: &str| match kind {
+        "semantic" => 0,
+        "procedural" => 1,
+        "episodic" => 2,
+        _ => 3,
+    };
     hits.sort_by(|a, b| {
         b.score
             .total_cmp(&a.score)
+            .then(tier(&a.doc.kind).cmp(&tier(&b.doc.kind)))
             .then(b.doc.created.cmp(&a.doc.created))
             .then(a.doc.id.cmp(&b.doc.id))
+    });
+    let mut shown: HashMap<String, String> = HashMap::new();
+    hits.retain(|h| {
+        if !one_per_statement {
+            return true;
+        }
+        let key = crate::extract::norm(&h.doc.content);
+        match shown.get(&key) {
+            Some(kind) if *kind != h.doc.kind => false,
+            Some(_) => true,
+            None => {
+                shown.insert(key, h.doc.kind.clone());
+                true
+            }
+        }
     });
     hits.truncate(k);
 }

@@ -99,6 +99,7 @@ pub fn candidates(
         k: 5,
         mode: Mode::Hybrid,
         now,
+        one_per_statement: false,
     };
     for hit in recall::recall(store, &request)?.hits {
         if out.iter().all(|(d, _)| d.id != hit.doc.id) {

@@ -75,6 +75,8 @@ pub fn run(ctx: &Context, args: RecallArgs, now: Timestamp) -> anyhow::Result<Ex
         }),
         mode,
         now,
+        // The prompt block removes duplicates itself, in its own section order.
+        one_per_statement: args.format != Format::Context,
     };
     let outcome = recall::recall(&store, &request)?;
     for w in &outcome.warnings {

@@ -890,3 +890,17 @@ fn recall_without_a_query_ranks_working_memory_by_salience() {
         "{top}"
     );
 }
+
+#[test]
+fn recall_shows_a_statement_once_from_its_most_stable_tier() {
+    let mut c = Conversation::new();
+    c.say("I'm vegetarian and I live in Lisbon.");
+    let hits = c
+        .env
+        .recall("what does the user eat?", &["--mode", "hybrid"]);
+    assert_eq!(contents(&hits), vec!["Is vegetarian"], "{hits:?}");
+    assert_eq!(hits[0]["kind"], "semantic");
+    // Asked for by kind, each tier still has its own copy.
+    let working = c.env.recall("vegetarian", &["--kind", "working"]);
+    assert_eq!(contents(&working), vec!["Is vegetarian"]);
+}
