@@ -281,23 +281,11 @@ fn run_extracting(
             .cloned()
             .collect();
         // What consolidate and prune changed on the way belongs to this commit too.
-        let paths: std::collections::HashMap<&str, &str> =
-            store.ids_by_path().map(|(p, id)| (id, p)).collect();
-        for a in &outcome.maintenance {
-            for id in &a.ids {
-                if let Some(path) = paths.get(id.as_str()) {
-                    all.push(capture::Mutation {
-                        op: a.action,
-                        id: id.clone(),
-                        kind: String::new(),
-                        content: a.content.clone().unwrap_or_default(),
-                        path: path.to_string(),
-                        previous: None,
-                        reason: None,
-                    });
-                }
-            }
-        }
+        all.extend(super::consolidate::action_mutations(
+            &store,
+            &outcome.maintenance,
+            &Default::default(),
+        ));
         ctx.record_mutations(&store, "capture", &all, args.session.as_deref());
     }
     for w in &outcome.warnings {

@@ -184,11 +184,22 @@ fn record_actions_with(
     session: Option<&str>,
     known: &std::collections::HashMap<String, String>,
 ) {
+    let mutations = action_mutations(store, actions, known);
+    ctx.record_mutations(store, op, &mutations, session);
+}
+
+/// The files a plan touched, as mutations (for git auto-commit): each id's path
+/// now, or before the plan (`known`) for a file it deleted.
+pub fn action_mutations(
+    store: &Store,
+    actions: &[Action],
+    known: &std::collections::HashMap<String, String>,
+) -> Vec<crate::capture::Mutation> {
     let now_paths: std::collections::HashMap<String, String> = store
         .ids_by_path()
         .map(|(p, id)| (id.to_string(), p.to_string()))
         .collect();
-    let mutations: Vec<crate::capture::Mutation> = actions
+    actions
         .iter()
         .flat_map(|a| {
             a.ids.iter().filter_map(|id| {
@@ -204,6 +215,5 @@ fn record_actions_with(
                 })
             })
         })
-        .collect();
-    ctx.record_mutations(store, op, &mutations, session);
+        .collect()
 }
