@@ -119,7 +119,12 @@ pub fn is_due(
     if turn.saturating_sub(last_turn) < cfg.min_turns {
         return Ok(false);
     }
-    Ok(pending_episodes(store, scope, now)?.len() >= cfg.min_episodes)
+    // One index count: a "no" costs capture nothing measurable.
+    let filter = Filter {
+        unconsolidated: true,
+        ..scope_filter(scope, vec![Kind::Episodic], now)
+    };
+    Ok(store.index().count(&filter)? >= cfg.min_episodes)
 }
 
 /// Text of an episode without its time cues, for grouping.

@@ -29,7 +29,7 @@ use crate::error::{Error, Result};
 use crate::record::{Kind, Record, Status};
 
 /// Bumped whenever the schema or analyzer changes; a mismatch forces a rebuild.
-pub const SCHEMA_VERSION: u32 = 3;
+pub const SCHEMA_VERSION: u32 = 4;
 
 const ANALYZER: &str = "engram_en";
 
@@ -258,7 +258,7 @@ fn build_schema() -> (Schema, Fields) {
         turn: b.add_i64_field("turn", FAST | STORED),
         pinned: b.add_u64_field("pinned", STORED),
         durability: b.add_text_field("durability", STORED),
-        consolidated: b.add_u64_field("consolidated", STORED),
+        consolidated: b.add_u64_field("consolidated", INDEXED | STORED),
         reinforced: b.add_u64_field("reinforced", STORED),
     };
     (b.build(), fields)
@@ -326,6 +326,8 @@ pub struct Filter {
     pub tags: Vec<String>,
     /// Only records with this status.
     pub status: Option<Status>,
+    /// Only episodes consolidation has not read yet.
+    pub unconsolidated: bool,
     /// Created at or after.
     pub since: Option<Timestamp>,
     /// Created at or before.
@@ -552,11 +554,19 @@ impl TextIndex {
                 must.push(range(f.expires, Bound::Excluded(at), Bound::Unbounded));
             }
         }
-        match must.len() {
+        let mut clauses: Vec<(Occur, Box<dyn Query>)> =
+            must.into_iter().map(|q| (Occur::Must, q)).collect();
+        if filter.unconsolidated {
+            let done = Term::from_field_u64(f.consolidated, 1);
+            clauses.push((Occur::Must, Box::new(AllQuery)));
+            clauses.push((
+                Occur::MustNot,
+                Box::new(TermQuery::new(done, IndexRecordOption::Basic)),
+            ));
+        }
+        match clauses.len() {
             0 => Box::new(AllQuery),
-            _ => Box::new(BooleanQuery::new(
-                must.into_iter().map(|q| (Occur::Must, q)).collect(),
-            )),
+            _ => Box::new(BooleanQuery::new(clauses)),
         }
     }
 
@@ -877,6 +887,19 @@ mod tests {
             vec!["exp", "old"]
         );
         assert_eq!(ids(Validity::Any), vec!["exp", "new", "old"]);
+    }
+
+    #[test]
+    fn unconsolidated_episodes_are_counted_in_the_index() {
+        let mut done = rec("d", "Ran 5k", None);
+        done.consolidated = Some(true);
+        let (_d, index) = index_with(&[("a.md", rec("a", "Ran 5k", None)), ("d.md", done)]);
+        let filter = Filter {
+            unconsolidated: true,
+            ..Filter::default()
+        };
+        assert_eq!(index.count(&filter).unwrap(), 1);
+        assert_eq!(index.count(&Filter::default()).unwrap(), 2);
     }
 
     #[test]

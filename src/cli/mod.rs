@@ -176,6 +176,7 @@ impl FilterArgs {
             category: self.category.clone(),
             tags: self.tags.clone(),
             status: None,
+            unconsolidated: false,
             since: time("--since", &self.since)?,
             until: time("--until", &self.until)?,
             validity,
