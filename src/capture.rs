@@ -644,7 +644,7 @@ fn maintain(
             .and_then(|d| d.durability)
             .is_some_and(|d| d == "persistent" || d == "permanent")
     });
-    let last = crate::consolidate::last_turn(store, session);
+    let last = crate::consolidate::last_mark(store, &format!("consolidate:{session}"));
     if crate::consolidate::is_due(store, scope, now, turn, last, evicted_lasting)? {
         let options = crate::consolidate::Options {
             scope: scope.clone(),
@@ -659,7 +659,7 @@ fn maintain(
             model,
             &crate::store::NoProgress,
         )?;
-        crate::consolidate::set_last_turn(store, session, turn)?;
+        crate::consolidate::set_mark(store, &format!("consolidate:{session}"), turn)?;
         out.maintenance.extend(actions);
         out.warnings.extend(warnings);
     }
@@ -670,13 +670,23 @@ fn maintain(
         validity: crate::index::Validity::CurrentAt(now),
         ..crate::index::Filter::default()
     })?;
-    if facts >= store.vault().config().prune.auto_facts {
+    // Prune once the scope holds `auto_facts` facts, then again each time it has
+    // gained half as many more: not on every capture of a large vault.
+    let threshold = store.vault().config().prune.auto_facts;
+    let key = format!(
+        "prune:{}:{}",
+        scope.user.as_deref().unwrap_or(""),
+        scope.agent.as_deref().unwrap_or("")
+    );
+    let last = crate::consolidate::last_mark(store, &key) as usize;
+    if facts >= threshold && (last == 0 || facts >= last + (threshold / 2).max(1)) {
         let options = crate::prune::Options {
             scope: scope.clone(),
             dry_run: false,
             hard: false,
         };
         let (actions, warnings) = crate::prune::prune(store, lock, &options, now, model)?;
+        crate::consolidate::set_mark(store, &key, facts as u64)?;
         out.maintenance.extend(actions);
         out.warnings.extend(warnings);
     }

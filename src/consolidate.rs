@@ -79,27 +79,28 @@ pub fn pending_episodes(store: &Store, scope: &Scope, now: Timestamp) -> Result<
     Ok(episodes)
 }
 
-fn turns_path(store: &Store) -> std::path::PathBuf {
-    store.vault().engram_dir().join("consolidated.json")
+fn marks_path(store: &Store) -> std::path::PathBuf {
+    store.vault().engram_dir().join("maintenance.json")
 }
 
-/// The session turn of the last automatic run (derived state: 0 when unknown).
-pub fn last_turn(store: &Store, session: &str) -> u64 {
-    std::fs::read(turns_path(store))
+/// Where the last automatic run left off, by key (the session's turn for
+/// consolidate, the scope's fact count for prune). Derived state: 0 when unknown.
+pub fn last_mark(store: &Store, key: &str) -> u64 {
+    std::fs::read(marks_path(store))
         .ok()
         .and_then(|b| serde_json::from_slice::<HashMap<String, u64>>(&b).ok())
-        .and_then(|m| m.get(session).copied())
+        .and_then(|m| m.get(key).copied())
         .unwrap_or(0)
 }
 
-/// Remembers the turn of an automatic run.
-pub fn set_last_turn(store: &Store, session: &str, turn: u64) -> Result<()> {
-    let path = turns_path(store);
+/// Remembers where an automatic run left off.
+pub fn set_mark(store: &Store, key: &str, value: u64) -> Result<()> {
+    let path = marks_path(store);
     let mut turns: HashMap<String, u64> = std::fs::read(&path)
         .ok()
         .and_then(|b| serde_json::from_slice(&b).ok())
         .unwrap_or_default();
-    turns.insert(session.to_string(), turn);
+    turns.insert(key.to_string(), value);
     crate::vault::write_atomic(&path, &serde_json::to_vec(&turns).expect("turns serialise"))
 }
 
