@@ -144,7 +144,7 @@ fn strip_tail(value: &str) -> String {
     static TAIL: OnceLock<Regex> = OnceLock::new();
     let re = TAIL.get_or_init(|| {
         Regex::new(
-            r"(?i)\s+(?:now|right now|currently|recently|again|anymore|any more|these days|nowadays|for now|last (?:week|month|year|summer|winter|spring|fall|autumn|weekend|night)|this (?:week|month|year|summer|winter|spring|fall|autumn|weekend)|next (?:week|month|year)|in \d{4}|since .+|a (?:few|couple of) \w+ ago|\d+ \w+ ago|yesterday|today|tonight|for (?:a|an|\d+|a few|several) \w+|because .+|so .+|which .+)$",
+            r"(?i)\s+(?:now|right now|at the moment|currently|recently|again|anymore|any more|these days|nowadays|for now|last (?:week|month|year|summer|winter|spring|fall|autumn|weekend|night)|this (?:week|month|year|summer|winter|spring|fall|autumn|weekend)|next (?:week|month|year)|in \d{4}|since .+|a (?:few|couple of) \w+ ago|\d+ \w+ ago|yesterday|today|tonight|for (?:a|an|\d+|a few|several) \w+|because .+|so .+|which .+)$",
         )
         .expect("valid regex")
     });
@@ -167,7 +167,7 @@ fn strip_tail(value: &str) -> String {
 fn place(value: &str) -> String {
     static CUT: OnceLock<Regex> = OnceLock::new();
     let re = CUT.get_or_init(|| {
-        Regex::new(r"(?i)(?:\s*[,(;–-]\s*|\s+(?:for|with|to|because|after|since|when|where|while|and|but|so|as|from|until|last|this|next|in \d{4})\b).*$").expect("valid regex")
+        Regex::new(r"(?:,\s+(?:\p{Ll}|(?i:not|but|and|because|since|for|where|which|so)\b)|\s*[(;–]|\s+-\s+|\s+(?i:for|with|to|because|after|since|when|where|while|and|but|so|as|from|until|last|this|next|at the moment|in \d{4})\b).*$").expect("valid regex")
     });
     strip_tail(&re.replace(value.trim(), ""))
 }
@@ -262,7 +262,7 @@ fn rules() -> &'static [Rule] {
             // Residence.
             r(
                 "residence",
-                r"(?:i|we) (?:still |now |currently |also )?(?:live|am living|are living|reside|am residing|am based|are based|am staying|have been living|have lived)\s+(?:in|at|near|on) (?P<v>.+)",
+                r"(?:i|we) (?:still |now |currently |also )?(?:live|am living|are living|reside|am residing|am based|are based|am staying|have been living|have lived)\s+(?:in|at|near|on|out of) (?P<v>.+)",
                 |c| {
                     let v = place(&cap(c, "v"));
                     Some(draft(format!("Lives in {v}"), "attribute", "persistent", 0.7).attr(Attribute::new("residence", &v)))
@@ -270,7 +270,7 @@ fn rules() -> &'static [Rule] {
             ),
             r(
                 "residence",
-                r"(?:i|we) (?:have |had |just |recently |finally |also )*(?:moved|relocated|am moving|are moving|have moved|emigrated) (?:back )?(?:to|into|in) (?P<v>.+)",
+                r"(?:i|we) (?:have |had |just |recently |finally |also )*(?:moved|relocated|am moving|are moving|have moved|emigrated) (?:back |over |out |down |up )?(?:to|into|in) (?P<v>.+)",
                 |c| {
                     let v = place(&cap(c, "v"));
                     Some(draft(format!("Lives in {v}"), "attribute", "persistent", 0.75).attr(Attribute::new("residence", &v)))
@@ -292,7 +292,7 @@ fn rules() -> &'static [Rule] {
             ),
             r(
                 "employer",
-                r"i (?:just |recently |finally |have )*(?:joined|started at|started working at|started a new job at|got a job at|got hired at|got hired by|was hired by|am employed by|accepted an offer from|took a job at) (?P<org>.+?)(?: as (?P<art>an? )?(?P<role>.+))?",
+                r"i (?:just |recently |finally |have )*(?:joined|started at|started working at|started a new job at|got a job at|got hired at|got hired by|was hired by|am employed by|accepted an offer from|took a job at|started a new (?:position|job|role|gig) (?:at|with)|took a (?:position|role) at|landed a job at|got a new job at|signed with|am now at) (?P<org>.+?)(?: as (?P<art>an? )?(?P<role>.+))?",
                 |c| employer(&cap(c, "org"), &cap(c, "art"), &cap(c, "role")),
             ),
             r(
@@ -314,6 +314,11 @@ fn rules() -> &'static [Rule] {
             r(
                 "profession",
                 r"my (?:job|profession|occupation|role|job title) is (?P<art>an? )?(?P<v>.+)",
+                |c| profession(&cap(c, "art"), &cap(c, "v")),
+            ),
+            r(
+                "profession",
+                r"i (?:got|found|landed|took|started|accepted|have) an? (?:new )?(?:job|position|role|post) as (?P<art>an? )?(?P<v>.+)",
                 |c| profession(&cap(c, "art"), &cap(c, "v")),
             ),
             // Identity.
@@ -424,7 +429,7 @@ fn rules() -> &'static [Rule] {
             ),
             r(
                 "preference",
-                r"i (?:really |absolutely |truly |kind of |kinda )*(?P<verb>hate|dislike|detest|loathe|cannot stand|can not stand|am not a fan of|am not into|do not like|do not enjoy|do not love|do not care for|am tired of|am sick of) (?P<v>.+)",
+                r"i (?:really |absolutely |truly |kind of |kinda )*(?P<verb>hate|dislike|detest|loathe|cannot stand|can not stand|am not a fan of|am not a big fan of|am not really a fan of|am not into|do not like|do not enjoy|do not love|do not care for|am tired of|am sick of) (?P<v>.+)",
                 |c| {
                     let v = strip_tail(&cap(c, "v"));
                     Some(draft(format!("Dislikes {}", third_person(&v)), "preference", "persistent", 0.75).attr(preference_key(&v, "dislikes")))
@@ -498,7 +503,7 @@ fn rules() -> &'static [Rule] {
             // Anything else about oneself: "my car is a Tesla".
             r(
                 "attribute",
-                r"(?:my|our) (?P<k>[\w ]{2,30}?) (?P<verb>is|are|was|has) (?P<v>.+)",
+                r"(?:my|our) (?P<k>[\w' ]{2,30}?) (?P<verb>is|are|was|has) (?P<v>.+)",
                 |c| {
                     let (k, v) = (cap(c, "k"), strip_tail(&cap(c, "v")));
                     let verb = cap(c, "verb").to_lowercase();
@@ -703,9 +708,31 @@ fn is_small_talk(sentence: &str) -> bool {
     words.is_empty() || words.iter().all(|w| SMALL_TALK.contains(&w.as_str()))
 }
 
+/// Chat often drops the "I": "Just relocated to Austin!", "Started a new job at
+/// Netflix." A sentence that opens with such a verb speaks of the speaker.
+fn with_implied_subject(sentence: &str) -> String {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    let re = RE.get_or_init(|| {
+        Regex::new(r"(?i)^(?:just |recently |finally |also |now |then )*(?:moved|relocated|started|joined|quit|left|got|went|visited|switched|began|finished|bought|adopted|booked|landed|took|accepted|signed|became|turned|graduated|ran|hiked|flew|live|living|work|working|love|hate|need)\b").expect("valid regex")
+    });
+    if re.is_match(sentence) {
+        format!("I {sentence}")
+    } else {
+        sentence.to_string()
+    }
+}
+
 /// Whether a sentence that ends in `?` asks something. "I live in Lisbon,
 /// remember?" and "…, right?" are statements with a tag, not questions.
 fn is_question(sentence: &str) -> bool {
+    // "Can you remember that …?" asks to remember: a statement.
+    static REQUEST: OnceLock<Regex> = OnceLock::new();
+    let request = REQUEST.get_or_init(|| {
+        Regex::new(r"(?i)^(?:can|could|would|will) you (?:please )?(?:remember|note|keep in mind|make a note)").expect("valid regex")
+    });
+    if request.is_match(sentence.trim()) {
+        return false;
+    }
     static RE: OnceLock<Regex> = OnceLock::new();
     let re = RE.get_or_init(|| {
         Regex::new(r"(?i)^(?:\w+,\s+)?(?:who|whom|whose|what|which|where|when|why|how|do|does|did|is|are|am|was|were|can|could|would|will|should|shall|may|might|have|has|had|any|anything|tell|remind me what|wanna|want)\b").expect("valid regex")
@@ -740,7 +767,7 @@ fn normalise(text: &str) -> String {
             (r"(?i)\bwanna\b", "want to"),
             // Fillers between the subject and the verb carry nothing.
             (r"\b(I|We|we) (?:actually|really|honestly|basically|definitely|totally|literally|kind of|kinda|sort of|truly|seriously|just|finally|now|currently|still|recently|also) ", "$1 "),
-            (r"\b(I|We|we) (am|are) (?:actually|really|honestly|basically|definitely|totally|literally|truly|seriously|also) ", "$1 $2 "),
+            (r"\b(I|We|we) (am|are) (?:actually|really|honestly|basically|definitely|totally|literally|truly|seriously|also|currently|now|still|just|finally) ", "$1 $2 "),
             (r"(?i)\bI have been (an? |vegetarian|vegan|pescatarian|pescetarian|allergic|married)", "I am $1"),
         ]
         .into_iter()
@@ -810,7 +837,7 @@ fn clauses(sentence: &str) -> Vec<String> {
     });
     static STARTS: OnceLock<Regex> = OnceLock::new();
     let starts = STARTS.get_or_init(|| {
-        Regex::new(r"^(?:(?i:i|i am|we|my|our)\b|\p{Lu}\p{Ll}+ (?:is|was|has|lives|works|likes|loves)\b|(?i:(?:also )?(?:live|lives|work|works|moved|am|love|like|hate|have|has|prefer|enjoy|joined|started|quit|left|went|visited|need|want|usually|always|got))\b)").expect("valid regex")
+        Regex::new(r"^(?:(?i:i|i am|we|my|our)\b|\p{Lu}\p{Ll}+ (?:is|was|has|lives|works|likes|loves)\b|(?i:(?:also |now |just |then |recently |currently |still |finally )*(?:live|lives|work|works|moved|am|love|like|hate|have|has|prefer|enjoy|joined|started|quit|left|went|visited|need|want|usually|always|got))\b)").expect("valid regex")
     });
     let parts: Vec<&str> = re.split(sentence).collect();
     let mut out: Vec<String> = Vec::new();
@@ -857,7 +884,7 @@ fn strip_retraction(clause: &str) -> Option<(String, bool)> {
             (r"(?i)^(.*?)\bno longer\b(.*)$", "$1$2"),
             (r"(?i)^(i am|we are) not (?:an? )?(.+?) (?:any ?more|anymore)$", "$1 $2"),
             (r"(?i)^(i|we) (?:do not|did not) (.+?) (?:any ?more|anymore)$", "$1 $2"),
-            (r"(?i)^(i|we) (?:stopped|quit) (?:being )(.+)$", "$1 am $2"),
+            (r"(?i)^(i|we) (?:have |had )?(?:stopped|quit) (?:being )(.+)$", "$1 am $2"),
             (r"(?i)^(i|we) (?:quit|left) (?:my job at |my job with |working at |working for )?(.+)$", "$1 work at $2"),
             (r"(?i)^(i|we) (?:got fired from|was fired from|was laid off from|got laid off from|resigned from) (.+)$", "$1 work at $2"),
             (r"(?i)^(i|we) (?:moved away from|moved out of) (.+)$", "$1 live in $2"),
@@ -916,7 +943,7 @@ fn emphasis(sentence: &str) -> f64 {
 fn strip_lead_in(sentence: &str) -> String {
     static RE: OnceLock<Regex> = OnceLock::new();
     let re = RE.get_or_init(|| {
-        Regex::new(r"(?i)^(?:(?:please |also |oh,? |so,? |well,? |btw,? |by the way,? |fyi,? |just so you know,? |actually,? |correction:? |to be clear,? |update:? |no,? |wait,? |sorry,? |i meant,? |anyway,? |also,? |and |scratch that,? |hey,? |hi,? |hello,? |ok,? |okay,? |oh and,? |honestly,? |these days,? |nowadays,? |currently,? |at the moment,? |right now,? |lately,? )*(?:remember|note|keep in mind|don't forget|do not forget|for the record)?(?: that)?,?\s*)").expect("valid regex")
+        Regex::new(r"(?i)^(?:(?:please |also |oh,? |so,? |well,? |btw,? |by the way,? |fyi,? |just so you know,? |actually,? |correction:? |to be clear,? |update:? |no,? |wait,? |sorry,? |i meant,? |anyway,? |also,? |and |scratch that,? |hey,? |hi,? |hello,? |ok,? |okay,? |oh and,? |honestly,? |these days,? |nowadays,? |currently,? |at the moment,? |right now,? |lately,? )*(?:(?:can|could|would|will) you (?:please )?)?(?:remember|note|keep in mind|don't forget|do not forget|for the record|make a note)?(?: that)?,?\s*)").expect("valid regex")
     });
     re.replace(sentence.trim(), "").trim().to_string()
 }
@@ -1044,7 +1071,7 @@ pub fn extract(text: &str) -> Vec<Fact> {
             continue;
         }
         let boost = emphasis(&sentence);
-        let body = strip_lead_in(&normalise(&sentence));
+        let body = with_implied_subject(&strip_lead_in(&normalise(&sentence)));
         if body.is_empty() || is_small_talk(&body) {
             continue;
         }
@@ -1128,14 +1155,13 @@ fn facts_of_clause(clause: &str, boost: f64) -> Vec<Fact> {
     let retraction = forget || (retraction && !is_preference_clause(&positive));
     let positive =
         if !retraction && positive != clause && is_preference_clause(&positive) && !forget {
-            format!(
-                "I do not like {}",
-                positive
-                    .split_whitespace()
-                    .skip(2)
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            )
+            // "I really like sushi" → "I do not like sushi".
+            static OBJECT: OnceLock<Regex> = OnceLock::new();
+            let object = OBJECT.get_or_init(|| {
+                Regex::new(r"(?i)^i (?:really |also )*(?:like|love|enjoy|adore|prefer) ")
+                    .expect("valid regex")
+            });
+            format!("I do not like {}", object.replace(&positive, ""))
         } else {
             positive
         };
@@ -1420,6 +1446,56 @@ mod tests {
             classify("Is married to Jennifer").unwrap().1.unwrap().key,
             "partner"
         );
+    }
+
+    #[test]
+    fn chat_style_sentences_without_a_subject() {
+        let f = one("Just relocated to Austin, Texas!");
+        assert_eq!(
+            f.content, "Lives in Austin, Texas",
+            "a state after a comma is part of the place"
+        );
+        assert_eq!(
+            one("Started a new position at Netflix as a senior data scientist.").content,
+            "Works at Netflix as a senior data scientist"
+        );
+        assert_eq!(
+            one("I'm currently based out of Denver.").content,
+            "Lives in Denver"
+        );
+        assert_eq!(
+            one("I've just moved over to Boulder.").content,
+            "Lives in Boulder"
+        );
+    }
+
+    #[test]
+    fn more_retractions_and_flips() {
+        let r = one("I've stopped being vegan.");
+        assert!(r.retraction);
+        assert_eq!(r.attribute.unwrap().key, "diet");
+        let flip = one("Honestly, I don't really like sushi anymore.");
+        assert_eq!(
+            (flip.content.as_str(), flip.retraction),
+            ("Dislikes sushi", false)
+        );
+        let facts = contents("I left the council and now work at a startup called Brightly.");
+        assert_eq!(
+            facts,
+            vec!["Works at the council", "Works at a startup called Brightly"]
+        );
+        assert!(
+            extract("I left the council and now work at a startup called Brightly.")[0].retraction
+        );
+    }
+
+    #[test]
+    fn requests_to_remember_are_statements() {
+        assert_eq!(
+            one("Can you remember that my dog's name is Pepper?").content,
+            "Dog's name is Pepper"
+        );
+        assert_eq!(one("Alex got a job as a paramedic.").subject, "alex");
     }
 
     #[test]
