@@ -479,6 +479,10 @@ fn rules() -> &'static [Rule] {
                 r"(?:i (?:need|have|want|plan|intend|am going|am planning|ought) to|i (?:must|should|will)|remind me to|do not let me forget to|i have got to|i gotta) (?P<v>.+)",
                 |c| {
                     let v = third_person(&cap(c, "v"));
+                    // "I'll try that": a verb and a pronoun is no task to keep.
+                    if content_words(&v) < 2 {
+                        return None;
+                    }
                     Some(draft(format!("Needs to {v}"), "task", "session", 0.6))
                 },
             ),
@@ -521,21 +525,38 @@ fn rules() -> &'static [Rule] {
                 r"(?:i|we) (?P<verb>[a-z]+) (?P<rest>.{3,})",
                 |c| {
                     let verb = cap(c, "verb");
+                    let rest = cap(c, "rest");
                     if ["am", "was", "is"].contains(&verb.to_lowercase().as_str()) {
-                        // "I am happy": a passing state, not a fact; "I am learning
-                        // Japanese" is one.
-                        let rest = cap(c, "rest");
-                        let ongoing = rest.split_whitespace().next().is_some_and(|w| w.ends_with("ing") && w.len() > 4);
-                        if rest.split_whitespace().count() < 3 && !ongoing {
+                        // "I am so tired today" is a passing state, not a fact; "I am
+                        // a night owl" and "I am learning Japanese" are facts.
+                        let first = rest.split_whitespace().next().unwrap_or("").to_lowercase();
+                        let ongoing = first.ends_with("ing") && first.len() > 4;
+                        if !(ongoing || matches!(first.as_str(), "a" | "an" | "the" | "from" | "in" | "into" | "married" | "engaged" | "single" | "divorced" | "retired")) {
                             return None;
                         }
                     }
-                    let rest = third_person(&cap(c, "rest"));
+                    // "I do not know", "I switched jobs": too little to stand alone.
+                    if content_words(&rest) < 2 {
+                        return None;
+                    }
+                    let rest = third_person(&rest);
                     Some(draft(format!("{} {rest}", sentence_case(&conjugate(&verb))), "attribute", "persistent", 0.5))
                 },
             ),
         ]
     })
+}
+
+/// Words that carry content (not function words or pronouns).
+fn content_words(text: &str) -> usize {
+    const FUNCTION: [&str; 40] = [
+        "a", "an", "the", "not", "no", "it", "that", "this", "these", "those", "so", "to", "of", "very", "really",
+        "just", "much", "too", "my", "their", "them", "me", "you", "your", "about", "how", "what", "there", "here",
+        "then", "now", "do", "be", "been", "is", "am", "are", "was", "and", "or",
+    ];
+    text.split(|c: char| !c.is_alphanumeric() && c != '\'')
+        .filter(|w| !w.is_empty() && !FUNCTION.contains(&w.to_lowercase().as_str()))
+        .count()
 }
 
 /// The article the speaker used, else one by spelling ("an SRE" must be kept).
@@ -1375,7 +1396,13 @@ mod tests {
             "Good morning!",
             "lol",
             "The weather is nice today.",
-        ] {
+        ,
+            "I'm good, how about you?",
+            "I don't know.",
+            "I'm so tired today.",
+            "Okay, I'll try that.",
+            "I'm fine, thanks.",
+            "If I lived in Paris I would eat croissants daily."] {
             assert!(
                 extract(text).is_empty(),
                 "{text:?} gave {:?}",
