@@ -550,9 +550,10 @@ fn rules() -> &'static [Rule] {
 /// Words that carry content (not function words or pronouns).
 fn content_words(text: &str) -> usize {
     const FUNCTION: [&str; 40] = [
-        "a", "an", "the", "not", "no", "it", "that", "this", "these", "those", "so", "to", "of", "very", "really",
-        "just", "much", "too", "my", "their", "them", "me", "you", "your", "about", "how", "what", "there", "here",
-        "then", "now", "do", "be", "been", "is", "am", "are", "was", "and", "or",
+        "a", "an", "the", "not", "no", "it", "that", "this", "these", "those", "so", "to", "of",
+        "very", "really", "just", "much", "too", "my", "their", "them", "me", "you", "your",
+        "about", "how", "what", "there", "here", "then", "now", "do", "be", "been", "is", "am",
+        "are", "was", "and", "or",
     ];
     text.split(|c: char| !c.is_alphanumeric() && c != '\'')
         .filter(|w| !w.is_empty() && !FUNCTION.contains(&w.to_lowercase().as_str()))
@@ -1396,13 +1397,13 @@ mod tests {
             "Good morning!",
             "lol",
             "The weather is nice today.",
-        ,
             "I'm good, how about you?",
             "I don't know.",
             "I'm so tired today.",
             "Okay, I'll try that.",
             "I'm fine, thanks.",
-            "If I lived in Paris I would eat croissants daily."] {
+            "If I lived in Paris I would eat croissants daily.",
+        ] {
             assert!(
                 extract(text).is_empty(),
                 "{text:?} gave {:?}",
