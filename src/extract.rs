@@ -278,6 +278,14 @@ fn rules() -> &'static [Rule] {
             ),
             r(
                 "residence",
+                r"(?:i|we) (?:now )?call (?P<v>.+?) (?:my |our )?home",
+                |c| {
+                    let v = place(&cap(c, "v"));
+                    Some(draft(format!("Lives in {v}"), "attribute", "persistent", 0.7).attr(Attribute::new("residence", &v)))
+                },
+            ),
+            r(
+                "residence",
                 r"(?:my|our) (?:home ?town|home|city|address) is (?:in )?(?P<v>.+)",
                 |c| {
                     let v = place(&cap(c, "v"));
@@ -438,10 +446,19 @@ fn rules() -> &'static [Rule] {
             // Relationships.
             r(
                 "relationship",
-                r"i am (?:married|engaged) to (?P<name>[\p{L}'-]+(?: [\p{L}'-]+)?)",
+                r"i (?:am|got|just got|recently got|have gotten) (?P<st>married|engaged) to (?P<name>[\p{L}'-]+(?: [\p{L}'-]+)?)",
                 |c| {
                     let name = strip_tail(&cap(c, "name"));
-                    Some(draft(format!("Is married to {name}"), "relationship", "persistent", 0.8).attr(Attribute::new("partner", &name)))
+                    let st = cap(c, "st").to_lowercase();
+                    Some(draft(format!("Is {st} to {name}"), "relationship", "persistent", 0.8).attr(Attribute::new("partner", &name)))
+                },
+            ),
+            r(
+                "relationship",
+                r"i am (?:now )?(?P<v>single|married|divorced|separated|widowed|engaged|in a relationship)",
+                |c| {
+                    let v = cap(c, "v").to_lowercase();
+                    Some(draft(format!("Is {v}"), "relationship", "persistent", 0.7).attr(Attribute::new("partner", &v)))
                 },
             ),
             r(
@@ -735,12 +752,13 @@ fn is_small_talk(sentence: &str) -> bool {
 fn with_implied_subject(sentence: &str) -> String {
     static RE: OnceLock<Regex> = OnceLock::new();
     let re = RE.get_or_init(|| {
-        Regex::new(r"(?i)^(?:just |recently |finally |also |now |then )*(?:moved|relocated|started|joined|quit|left|got|went|visited|switched|began|finished|bought|adopted|booked|landed|took|accepted|signed|became|turned|graduated|ran|hiked|flew|live|living|work|working|love|hate|need)\b").expect("valid regex")
+        Regex::new(r"(?i)^(?:just |recently |finally |also |now |then |currently )*(?P<verb>moved|relocated|started|joined|quit|left|got|went|visited|switched|began|finished|bought|adopted|booked|landed|took|accepted|signed|became|turned|graduated|ran|hiked|flew|had|saw|met|watched|cooked|baked|tried|played|live|work|love|hate|need|living|working|moving|relocating|starting|training|learning|studying)\b").expect("valid regex")
     });
-    if re.is_match(sentence) {
-        format!("I {sentence}")
-    } else {
-        sentence.to_string()
+    match re.captures(sentence) {
+        // "Currently living in Seattle" → "I am currently living in Seattle".
+        Some(c) if c["verb"].to_lowercase().ends_with("ing") => format!("I am {sentence}"),
+        Some(_) => format!("I {sentence}"),
+        None => sentence.to_string(),
     }
 }
 
@@ -990,7 +1008,7 @@ fn other_subject(clause: &str) -> Option<(String, Option<String>, String)> {
     });
     if let Some(c) = unnamed.captures(clause) {
         // No name given: the relation stands for the person ("sister").
-        return Some((cap(&c, "rel").to_lowercase(), None, cap(&c, "rest")));
+        return Some((relation_name(&cap(&c, "rel")), None, cap(&c, "rest")));
     }
     static NAMED: OnceLock<Regex> = OnceLock::new();
     let named = NAMED.get_or_init(|| {
@@ -1029,6 +1047,21 @@ fn other_subject(clause: &str) -> Option<(String, Option<String>, String)> {
         return None;
     }
     Some((name, None, cap(&c, "rest")))
+}
+
+/// One name per relation, so "my mom" and "my mother" are one person.
+fn relation_name(relation: &str) -> String {
+    match relation.to_lowercase().as_str() {
+        "mom" | "mum" | "mother" => "mother",
+        "dad" | "father" => "father",
+        "grandma" | "grandmother" => "grandmother",
+        "grandpa" | "grandfather" => "grandfather",
+        "co-worker" | "coworker" | "colleague" => "colleague",
+        "neighbour" | "neighbor" => "neighbor",
+        "kid" | "child" => "child",
+        other => return other.to_string(),
+    }
+    .to_string()
 }
 
 /// A subject name as the SPEC writes it: a lowercase first name for a person, a
@@ -1514,6 +1547,33 @@ mod tests {
         );
         assert!(
             extract("I left the council and now work at a startup called Brightly.")[0].retraction
+        );
+    }
+
+    #[test]
+    fn relationship_status_and_relatives() {
+        assert_eq!(
+            one("I'm single.").attribute,
+            one("I got engaged to Maria!").attribute.map(|a| Attribute {
+                value: "single".into(),
+                ..a
+            })
+        );
+        assert_eq!(
+            one("I got engaged to Maria!").content,
+            "Is engaged to Maria"
+        );
+        assert_eq!(
+            one("My mom lives in Florida.").subject,
+            one("My mother moved to Arizona.").subject
+        );
+        assert_eq!(
+            one("Currently living in Seattle.").content,
+            "Lives in Seattle"
+        );
+        assert_eq!(
+            one("These days I call Galway home.").content,
+            "Lives in Galway"
         );
     }
 
