@@ -569,18 +569,13 @@ pub fn capture_facts(
                         serde_json::json!({ "id": old.id, "content": old.content, "path": old.path }),
                     );
                     rewrite(store, &old, dry_run, &mut changes, |rec| {
-                        rec.status = crate::record::Status::Superseded;
-                        rec.valid_to = Some(now);
-                        rec.superseded_by = Some(new_link.clone());
-                        rec.updated = Some(now);
+                        rec.supersede(new_link.clone(), now)
                     })?;
                     out.mutations.push(m);
                 }
                 (Op::Delete, Some(old)) => {
                     rewrite(store, &old, dry_run, &mut changes, |rec| {
-                        rec.status = crate::record::Status::Invalidated;
-                        rec.valid_to = Some(now);
-                        rec.updated = Some(now);
+                        rec.end(crate::record::Status::Invalidated, now)
                     })?;
                     out.mutations.push(Mutation {
                         op: "DELETE",
@@ -593,12 +588,7 @@ pub fn capture_facts(
                     });
                 }
                 (Op::Noop, Some(old)) => {
-                    rewrite(store, &old, dry_run, &mut changes, |rec| {
-                        rec.reinforced = Some(rec.reinforced.unwrap_or(0) + 1);
-                        rec.last_reinforced = Some(now);
-                        let c = rec.confidence.unwrap_or(0.7);
-                        rec.confidence = Some(((c + (1.0 - c) * 0.25) * 1000.0).round() / 1000.0);
-                    })?;
+                    rewrite(store, &old, dry_run, &mut changes, |rec| rec.reinforce(now))?;
                     out.mutations.push(Mutation {
                         op: "NOOP",
                         id: old.id.clone(),
@@ -702,11 +692,13 @@ fn current_turn(store: &Store, defaults: &CaptureDefaults, session: &str) -> Res
         agent: defaults.agent.clone(),
         ..crate::index::Filter::default()
     };
-    let mut latest = 0;
-    for addr in store.index().newest(&filter, 64)? {
-        latest = latest.max(store.index().fetch(addr)?.turn.unwrap_or(0));
-    }
-    Ok(latest)
+    Ok(store
+        .index()
+        .fetch_newest(&filter, 64)?
+        .iter()
+        .filter_map(|d| d.turn)
+        .max()
+        .unwrap_or(0))
 }
 
 /// After a capture: evicts what no longer fits the session's working memory.
@@ -726,20 +718,13 @@ fn tick(
         validity: crate::index::Validity::CurrentAt(now),
         ..crate::index::Filter::default()
     };
-    let entries: Vec<crate::index::IndexedDoc> = store
-        .index()
-        .newest(&filter, 10_000)?
-        .into_iter()
-        .map(|a| store.index().fetch(a))
-        .collect::<Result<_>>()?;
+    let entries = store.index().fetch_newest(&filter, 10_000)?;
     let mut changes = Vec::new();
     let mut evicted = Vec::new();
     for i in crate::working::evictions(config, &entries, turn) {
         let doc = &entries[i];
         rewrite(store, doc, false, &mut changes, |rec| {
-            rec.status = crate::record::Status::Archived;
-            rec.valid_to = Some(now);
-            rec.updated = Some(now);
+            rec.end(crate::record::Status::Archived, now)
         })?;
         evicted.push(Mutation {
             op: "EVICT",

@@ -56,25 +56,14 @@ fn scope_filter(scope: &Scope, kinds: Vec<Kind>, now: Timestamp) -> Filter {
     }
 }
 
-fn fetch_all(store: &Store, filter: &Filter, limit: usize) -> Result<Vec<IndexedDoc>> {
-    store
-        .index()
-        .newest(filter, limit)?
-        .into_iter()
-        .map(|a| store.index().fetch(a))
-        .collect()
-}
-
 /// Unconsolidated active episodes of a scope, oldest first.
 pub fn pending_episodes(store: &Store, scope: &Scope, now: Timestamp) -> Result<Vec<IndexedDoc>> {
-    let mut episodes: Vec<IndexedDoc> = fetch_all(
-        store,
-        &scope_filter(scope, vec![Kind::Episodic], now),
-        10_000,
-    )?
-    .into_iter()
-    .filter(|d| !d.consolidated)
-    .collect();
+    let mut episodes: Vec<IndexedDoc> = store
+        .index()
+        .fetch_newest(&scope_filter(scope, vec![Kind::Episodic], now), 10_000)?
+        .into_iter()
+        .filter(|d| !d.consolidated)
+        .collect();
     episodes.sort_by(|a, b| a.created.cmp(&b.created).then(a.id.cmp(&b.id)));
     Ok(episodes)
 }
@@ -120,12 +109,17 @@ pub fn is_due(
     if turn.saturating_sub(last_turn) < cfg.min_turns {
         return Ok(false);
     }
-    // One index count: a "no" costs capture nothing measurable.
+    Ok(pending_count(store, scope, now)? >= cfg.min_episodes)
+}
+
+/// How many active episodes of a scope wait for consolidation: one index
+/// count, so a guard that says no costs nothing measurable.
+pub fn pending_count(store: &Store, scope: &Scope, now: Timestamp) -> Result<usize> {
     let filter = Filter {
         unconsolidated: true,
         ..scope_filter(scope, vec![Kind::Episodic], now)
     };
-    Ok(store.index().count(&filter)? >= cfg.min_episodes)
+    store.index().count(&filter)
 }
 
 /// Text of an episode without its time cues, for grouping.
@@ -252,8 +246,7 @@ pub fn consolidate(
     if episodes.is_empty() {
         return Ok((actions, warnings));
     }
-    let facts = fetch_all(
-        store,
+    let facts = store.index().fetch_newest(
         &scope_filter(&options.scope, vec![Kind::Semantic], now),
         10_000,
     )?;
@@ -313,10 +306,7 @@ pub fn consolidate(
             }
             ("reinforce", Some(target)) => {
                 capture::rewrite(store, target, options.dry_run, &mut changes, |rec| {
-                    rec.reinforced = Some(rec.reinforced.unwrap_or(0) + 1);
-                    rec.last_reinforced = Some(now);
-                    let c = rec.confidence.unwrap_or(0.7);
-                    rec.confidence = Some(((c + (1.0 - c) * 0.25) * 1000.0).round() / 1000.0);
+                    rec.reinforce(now);
                     for s in &sources {
                         if !rec.sources.contains(s) {
                             rec.sources.push(s.clone());
@@ -336,10 +326,7 @@ pub fn consolidate(
                 let new_id = r.id.clone();
                 let written = capture::write_new(store, r, options.dry_run, &mut changes, None)?;
                 capture::rewrite(store, target, options.dry_run, &mut changes, |rec| {
-                    rec.status = Status::Superseded;
-                    rec.valid_to = Some(now);
-                    rec.superseded_by = Some(naming::wikilink(&written.path));
-                    rec.updated = Some(now);
+                    rec.supersede(naming::wikilink(&written.path), now)
                 })?;
                 actions.push(Action {
                     action: "update",
@@ -350,9 +337,7 @@ pub fn consolidate(
             }
             ("invalidate", Some(target)) => {
                 capture::rewrite(store, target, options.dry_run, &mut changes, |rec| {
-                    rec.status = Status::Invalidated;
-                    rec.valid_to = Some(now);
-                    rec.updated = Some(now);
+                    rec.end(Status::Invalidated, now)
                 })?;
                 actions.push(Action {
                     action: "invalidate",
@@ -634,7 +619,9 @@ fn summarize_session(
         agent: options.scope.agent.clone(),
         ..Filter::default()
     };
-    let mut turns: Vec<IndexedDoc> = fetch_all(store, &filter, 10_000)?
+    let mut turns: Vec<IndexedDoc> = store
+        .index()
+        .fetch_newest(&filter, 10_000)?
         .into_iter()
         .filter(|d| {
             d.status != "superseded"
@@ -712,9 +699,7 @@ fn summarize_session(
     let mut archived = Vec::new();
     for t in &turns {
         capture::rewrite(store, t, options.dry_run, &mut changes, |rec| {
-            rec.status = Status::Archived;
-            rec.updated = Some(now);
-            rec.valid_to.get_or_insert(now);
+            rec.end(Status::Archived, now);
             rec.meta.insert("summarized".into(), summary_id.clone());
         })?;
         archived.push(t.id.clone());

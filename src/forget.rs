@@ -26,11 +26,7 @@ pub fn forget(
             rel: loaded.rel.clone(),
         }
     } else {
-        record.status = Status::Invalidated;
-        if record.valid_to.is_none_or(|t| t > now) {
-            record.valid_to = Some(now);
-        }
-        record.updated = Some(now);
+        record.end(Status::Invalidated, now);
         let stamp = store
             .vault()
             .rewrite(&loaded.rel, &record.render(), &loaded.stamp)?;

@@ -615,6 +615,14 @@ impl TextIndex {
         Ok(hits.into_iter().map(|(_, addr)| addr).collect())
     }
 
+    /// The stored fields of the newest documents matching the filter.
+    pub fn fetch_newest(&self, filter: &Filter, limit: usize) -> Result<Vec<IndexedDoc>> {
+        self.newest(filter, limit)?
+            .into_iter()
+            .map(|addr| self.fetch(addr))
+            .collect()
+    }
+
     /// The vector keys of every document matching the filter, with their address.
     pub fn vector_keys(&self, filter: &Filter) -> Result<HashMap<u64, DocAddress>> {
         let searcher = self.reader.searcher();

@@ -79,15 +79,6 @@ pub fn merge_text(a: &str, b: &str) -> String {
     a.to_string()
 }
 
-fn fetch(store: &Store, filter: &Filter) -> Result<Vec<IndexedDoc>> {
-    store
-        .index()
-        .newest(filter, 100_000)?
-        .into_iter()
-        .map(|a| store.index().fetch(a))
-        .collect()
-}
-
 /// Runs prune (the caller holds the lock and has synced); the plan and warnings.
 pub fn prune(
     store: &mut Store,
@@ -120,17 +111,15 @@ pub fn prune(
             changes.push(Change::Remove { rel: loaded.rel });
             return Ok(());
         }
-        capture::rewrite(store, doc, options.dry_run, changes, |rec| {
-            rec.status = status;
-            rec.updated = Some(now);
-            rec.valid_to.get_or_insert(now);
-            if let Some(by) = &by {
-                rec.superseded_by = Some(by.clone());
-            }
+        capture::rewrite(store, doc, options.dry_run, changes, |rec| match &by {
+            Some(by) => rec.supersede(by.clone(), now),
+            None => rec.end(status, now),
         })
     };
     // TTL.
-    let active = fetch(store, &scope(Vec::new(), Validity::Any))?;
+    let active = store
+        .index()
+        .fetch_newest(&scope(Vec::new(), Validity::Any), 100_000)?;
     for doc in active
         .iter()
         .filter(|d| d.status == "active" && d.expires.is_some_and(|e| e <= now))
@@ -145,9 +134,9 @@ pub fn prune(
         });
     }
     // Duplicates among current facts, per subject.
-    let facts: Vec<IndexedDoc> = fetch(
-        store,
+    let facts: Vec<IndexedDoc> = store.index().fetch_newest(
         &scope(vec![Kind::Semantic], Validity::CurrentAt(now)),
+        100_000,
     )?;
     let merges = match model {
         Some(m) => match merges_by_model(m, &facts) {
@@ -248,13 +237,15 @@ pub fn prune(
         });
     }
     // Decay of old, weak episodes, and the per-scope cap.
-    let mut episodes: Vec<IndexedDoc> = fetch(
-        store,
-        &scope(vec![Kind::Episodic], Validity::CurrentAt(now)),
-    )?
-    .into_iter()
-    .filter(|d| !done.contains(&d.id))
-    .collect();
+    let mut episodes: Vec<IndexedDoc> = store
+        .index()
+        .fetch_newest(
+            &scope(vec![Kind::Episodic], Validity::CurrentAt(now)),
+            100_000,
+        )?
+        .into_iter()
+        .filter(|d| !done.contains(&d.id))
+        .collect();
     let salience = |d: &IndexedDoc| d.importance.unwrap_or(0.5);
     let mut kept = Vec::new();
     for doc in episodes.drain(..) {
@@ -298,7 +289,10 @@ pub fn prune(
         }
     }
     // Idle sessions' working memory.
-    let working = fetch(store, &scope(vec![Kind::Working], Validity::CurrentAt(now)))?;
+    let working = store.index().fetch_newest(
+        &scope(vec![Kind::Working], Validity::CurrentAt(now)),
+        100_000,
+    )?;
     let mut last_seen: std::collections::HashMap<String, Timestamp> =
         std::collections::HashMap::new();
     for d in &working {

@@ -283,12 +283,7 @@ fn list_by_salience(store: &Store, request: &RecallRequest) -> Result<RecallOutc
     let config = store.vault().config();
     let cfg = &config.recall;
     let pool = request.k.saturating_mul(5).max(200);
-    let docs: Vec<IndexedDoc> = store
-        .index()
-        .newest(&request.filter, pool)?
-        .into_iter()
-        .map(|a| store.index().fetch(a))
-        .collect::<Result<_>>()?;
+    let docs = store.index().fetch_newest(&request.filter, pool)?;
     // A working entry's salience decays with the turns its session has taken
     // since it came in (SPEC: Tiers); other records weigh by importance.
     let mut latest_turn: HashMap<&str, u64> = HashMap::new();

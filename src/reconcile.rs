@@ -80,16 +80,14 @@ pub fn candidates(
     now: Timestamp,
 ) -> Result<Vec<(IndexedDoc, f64)>> {
     let filter = subject_filter(scope, &fact.subject, now);
-    let mut out: Vec<(IndexedDoc, f64)> = Vec::new();
+    let mut out: Vec<IndexedDoc> = Vec::new();
     if let Some(attr) = &fact.attribute {
-        for addr in store.index().newest(&filter, 500)? {
-            let doc = store.index().fetch(addr)?;
+        for doc in store.index().fetch_newest(&filter, 500)? {
             if extract::classify(&doc.content)
                 .and_then(|(_, a)| a)
                 .is_some_and(|a| a.key == attr.key)
             {
-                let sim = similarity(store, &fact.content, &doc.content);
-                out.push((doc, sim));
+                out.push(doc);
             }
         }
     }
@@ -102,12 +100,29 @@ pub fn candidates(
         one_per_statement: false,
     };
     for hit in recall::recall(store, &request)?.hits {
-        if out.iter().all(|(d, _)| d.id != hit.doc.id) {
-            let sim = similarity(store, &fact.content, &hit.doc.content);
-            out.push((hit.doc, sim));
+        if out.iter().all(|d| d.id != hit.doc.id) {
+            out.push(hit.doc);
         }
     }
-    Ok(out)
+    let sims = similarities(store, &fact.content, &out);
+    Ok(out.into_iter().zip(sims).collect())
+}
+
+/// The similarity of `text` to each record: one embedding call for all of
+/// them (the text is embedded once), else word overlap.
+fn similarities(store: &Store, text: &str, docs: &[IndexedDoc]) -> Vec<f64> {
+    let mut texts = vec![text.to_string()];
+    texts.extend(docs.iter().map(|d| d.content.clone()));
+    match store.embedder().and_then(|e| e.embed(&texts).ok()) {
+        Some(v) => v[1..]
+            .iter()
+            .map(|d| f64::from(v[0].iter().zip(d).map(|(x, y)| x * y).sum::<f32>()))
+            .collect(),
+        None => docs
+            .iter()
+            .map(|d| similarity(store, text, &d.content))
+            .collect(),
+    }
 }
 
 /// Cosine of two texts by the store's embedder, else word overlap (Jaccard).

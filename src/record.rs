@@ -253,6 +253,32 @@ impl Record {
         self.body.trim()
     }
 
+    /// Ends the record at `now` with `status` (superseded, invalidated,
+    /// archived): it stops being valid then (an earlier end is kept) and is
+    /// marked updated. Every tier change goes through here.
+    pub fn end(&mut self, status: Status, now: Timestamp) {
+        self.status = status;
+        if self.valid_to.is_none_or(|t| t > now) {
+            self.valid_to = Some(now);
+        }
+        self.updated = Some(now);
+    }
+
+    /// Ends the record as superseded by the record `by` links to.
+    pub fn supersede(&mut self, by: String, now: Timestamp) {
+        self.end(Status::Superseded, now);
+        self.superseded_by = Some(by);
+    }
+
+    /// A restatement: one more reinforcement, and confidence a quarter of the
+    /// way up to 1 (from 0.7 when unknown).
+    pub fn reinforce(&mut self, now: Timestamp) {
+        self.reinforced = Some(self.reinforced.unwrap_or(0) + 1);
+        self.last_reinforced = Some(now);
+        let c = self.confidence.unwrap_or(0.7);
+        self.confidence = Some(round3(c + (1.0 - c) * 0.25));
+    }
+
     /// Whether the record has expired at `t`.
     pub fn is_expired_at(&self, t: Timestamp) -> bool {
         self.expires.is_some_and(|e| e <= t)

@@ -90,7 +90,7 @@ pub fn run_consolidate(
         user: args.user.clone(),
         agent: args.agent.clone(),
     };
-    let pending = consolidate::pending_episodes(&store, &scope, now)?.len();
+    let pending = consolidate::pending_count(&store, &scope, now)?;
     let min = store.vault().config().consolidate.min_episodes;
     if !args.force && args.session.is_none() && pending < min {
         if ctx.out.json {

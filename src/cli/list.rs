@@ -25,10 +25,7 @@ pub fn run(ctx: &Context, args: ListArgs, now: Timestamp) -> anyhow::Result<Exit
     let limit = args
         .limit
         .unwrap_or_else(|| index.count(&filter).unwrap_or(0));
-    let mut docs = Vec::new();
-    for addr in index.newest(&filter, limit)? {
-        docs.push(index.fetch(addr)?);
-    }
+    let docs = index.fetch_newest(&filter, limit)?;
     if ctx.out.json {
         let results: Vec<_> = docs.iter().map(|d| doc_json(d, None, None)).collect();
         ctx.out.json(&json!({ "results": results }));
