@@ -5,7 +5,7 @@
 //! Each conversation is ingested into its own temporary vault through raw capture
 //! (one record per turn: `Speaker: text`, plus ` [image: caption]` when the turn
 //! shares a photo, with `meta.dia_id`, created at the session's date), then every
-//! question of categories 1-4 is asked through `engram::recall::recall`, the code
+//! question of categories 1-4 is asked through `engram::memory::recall::recall`, the code
 //! path of `engram recall`. Score: for each question, the share of its evidence
 //! turns found in the top k; averaged over questions. Each LoCoMo session is
 //! captured with its own `session`, as an agent capturing a chat would.
@@ -17,12 +17,12 @@ use std::collections::{BTreeMap, HashSet};
 use std::path::PathBuf;
 use std::time::Instant;
 
-use engram::capture::{self, CaptureDefaults, CaptureItem};
 use engram::clock::Timestamp;
-use engram::index::{Filter, Validity};
-use engram::recall::{self, Mode, RecallRequest};
-use engram::store::{NoProgress, Store};
-use engram::vault::Vault;
+use engram::memory::capture::{self, CaptureDefaults, CaptureItem};
+use engram::memory::recall::{self, Mode, RecallRequest};
+use engram::storage::index::{Filter, Validity};
+use engram::storage::store::{NoProgress, Store};
+use engram::storage::vault::Vault;
 
 const KS: [usize; 4] = [1, 5, 10, 20];
 
@@ -295,7 +295,7 @@ fn main() {
     let mut checksum = 0.0f32;
     for _ in 0..5 {
         for t in &texts {
-            checksum += engram::embed::builtin_embedding(t)[0];
+            checksum += engram::models::embed::builtin_embedding(t)[0];
         }
     }
     let secs = started.elapsed().as_secs_f64();

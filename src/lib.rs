@@ -1,32 +1,21 @@
 //! engram: memory for AI agents as plain markdown files, found again with a
 //! tantivy index and a sidecar vector file.
 //!
-//! Layers, top to bottom: `cli` (flags, printing, exit codes) → use cases
-//! (`capture`, `recall`, `sync`, `doctor`, `forget`) → storage (`vault`, `index`,
-//! `vectors`) and models (`embed`) → `record`.
+//! The folders are the layers, and dependencies point down only (see
+//! `ARCHITECTURE.md`):
+//! - [`cli`]: flags, printing, exit codes; the only code that knows clap;
+//! - [`memory`]: the use cases: capture, recall, reconcile, consolidate,
+//!   prune, forget, working memory;
+//! - [`storage`]: the files and what is derived from them: record format,
+//!   vault, index, vectors, sync, the record writer, git, watch, doctor;
+//! - [`models`]: what reads or embeds text: the built-in rule engine, the
+//!   built-in and HTTP embedders, the chat-model client;
+//! - crate-wide: [`error`], [`config`], [`clock`].
 
-pub mod capture;
 pub mod cli;
 pub mod clock;
 pub mod config;
-pub mod consolidate;
-pub mod doctor;
-pub mod embed;
 pub mod error;
-pub mod extract;
-pub mod forget;
-pub mod fusion;
-pub mod git;
-pub mod index;
-pub mod llm;
-pub mod naming;
-pub mod prune;
-pub mod recall;
-pub mod reconcile;
-pub mod record;
-pub mod store;
-pub mod sync;
-pub mod vault;
-pub mod vectors;
-pub mod watch;
-pub mod working;
+pub mod memory;
+pub mod models;
+pub mod storage;

@@ -8,10 +8,10 @@ use clap::{Args, ValueEnum};
 use serde_json::json;
 
 use super::{Context, KindArg};
-use crate::capture::{self, CaptureDefaults, CaptureItem};
 use crate::clock::{self, Timestamp};
 use crate::error::Error;
-use crate::store::{NoProgress, Store};
+use crate::memory::capture::{self, CaptureDefaults, CaptureItem};
+use crate::storage::store::{NoProgress, Store};
 
 #[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
 pub enum InputFormat {
@@ -262,7 +262,7 @@ fn run_extracting(
     let report = store.sync_locked(&lock, &NoProgress)?;
     ctx.out.sync_warnings(&report);
     let config = store.vault().config().clone();
-    let model = crate::llm::ChatModel::from_config(&config.llm, 60.0);
+    let model = crate::models::llm::ChatModel::from_config(&config.llm, 60.0);
     let outcome = capture::capture_facts(
         &mut store,
         &lock,
@@ -274,7 +274,7 @@ fn run_extracting(
     )?;
     drop(lock);
     if !args.dry_run {
-        let mut all: Vec<capture::Mutation> = outcome
+        let mut all: Vec<crate::storage::writer::Mutation> = outcome
             .mutations
             .iter()
             .chain(&outcome.evicted)
@@ -292,7 +292,7 @@ fn run_extracting(
         ctx.out.warn(w);
     }
     if ctx.out.json {
-        let strip = |list: &[capture::Mutation]| {
+        let strip = |list: &[crate::storage::writer::Mutation]| {
             let mut v = serde_json::to_value(list).expect("mutations serialise");
             if !args.explain {
                 for m in v.as_array_mut().into_iter().flatten() {

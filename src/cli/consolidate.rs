@@ -7,10 +7,11 @@ use serde_json::json;
 
 use super::Context;
 use crate::clock::Timestamp;
-use crate::consolidate::{self, Action};
-use crate::prune;
-use crate::reconcile::Scope;
-use crate::store::{NoProgress, Store};
+use crate::memory::maintain::consolidate;
+use crate::memory::maintain::plan::Action;
+use crate::memory::maintain::prune;
+use crate::memory::scope::Scope;
+use crate::storage::store::{NoProgress, Store};
 
 #[derive(Debug, Args)]
 pub struct ConsolidateArgs {
@@ -100,7 +101,7 @@ pub fn run_consolidate(
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let model = crate::llm::ChatModel::from_config(&store.vault().config().llm, 60.0);
+    let model = crate::models::llm::ChatModel::from_config(&store.vault().config().llm, 60.0);
     let options = consolidate::Options {
         scope,
         session: args.session.clone(),
@@ -136,7 +137,7 @@ pub fn run_prune(ctx: &Context, args: PruneArgs, now: Timestamp) -> anyhow::Resu
     let lock = store.vault().lock()?;
     let report = store.sync_locked(&lock, &NoProgress)?;
     ctx.out.sync_warnings(&report);
-    let model = crate::llm::ChatModel::from_config(&store.vault().config().llm, 60.0);
+    let model = crate::models::llm::ChatModel::from_config(&store.vault().config().llm, 60.0);
     let options = prune::Options {
         scope: Scope {
             user: args.user.clone(),
@@ -194,7 +195,7 @@ pub fn action_mutations(
     store: &Store,
     actions: &[Action],
     known: &std::collections::HashMap<String, String>,
-) -> Vec<crate::capture::Mutation> {
+) -> Vec<crate::storage::writer::Mutation> {
     let now_paths: std::collections::HashMap<String, String> = store
         .ids_by_path()
         .map(|(p, id)| (id.to_string(), p.to_string()))
@@ -204,7 +205,7 @@ pub fn action_mutations(
         .flat_map(|a| {
             a.ids.iter().filter_map(|id| {
                 let path = now_paths.get(id).or_else(|| known.get(id))?;
-                Some(crate::capture::Mutation {
+                Some(crate::storage::writer::Mutation {
                     op: a.action,
                     id: id.clone(),
                     kind: String::new(),

@@ -6,8 +6,8 @@ use clap::Args;
 use serde_json::json;
 
 use super::Context;
-use crate::doctor;
-use crate::store::Store;
+use crate::storage::doctor;
+use crate::storage::store::Store;
 
 #[derive(Debug, Args)]
 pub struct DoctorArgs {

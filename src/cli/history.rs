@@ -8,7 +8,7 @@ use serde_json::json;
 
 use super::Context;
 use crate::error::Error;
-use crate::git::Repo;
+use crate::storage::git::Repo;
 
 #[derive(Debug, Args)]
 pub struct HistoryArgs {

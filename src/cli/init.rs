@@ -8,7 +8,7 @@ use clap::Args;
 use serde_json::json;
 
 use super::Context;
-use crate::vault::{self, Vault};
+use crate::storage::vault::{self, Vault};
 
 #[derive(Debug, Args)]
 pub struct InitArgs {

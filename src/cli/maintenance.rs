@@ -6,10 +6,10 @@ use serde_json::{Map, Value, json};
 
 use super::Context;
 use crate::clock::Timestamp;
-use crate::index::{Filter, Validity};
-use crate::record::{Kind, Status};
-use crate::store::Store;
-use crate::vectors::VectorFile;
+use crate::storage::index::{Filter, Validity};
+use crate::storage::record::{Kind, Status};
+use crate::storage::store::Store;
+use crate::storage::vectors::VectorFile;
 
 pub fn run_stats(ctx: &Context, now: Timestamp) -> anyhow::Result<ExitCode> {
     let store = ctx.open_synced()?;

@@ -22,14 +22,14 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::capture::Mutation;
 use crate::clock::{self, Timestamp};
 use crate::error::Error;
-use crate::git;
-use crate::index::{Filter, Validity};
-use crate::record::Kind;
-use crate::store::Store;
-use crate::vault::{self, Vault};
+use crate::storage::git;
+use crate::storage::index::{Filter, Validity};
+use crate::storage::record::Kind;
+use crate::storage::store::Store;
+use crate::storage::vault::{self, Vault};
+use crate::storage::writer::Mutation;
 pub use output::Output;
 
 /// Memory for AI agents: plain markdown files, found again in milliseconds.
@@ -362,7 +362,7 @@ impl Context {
     /// while `engram watch` runs on the vault, it does that and this skips it.
     pub fn open_synced(&self) -> anyhow::Result<Store> {
         let vault = self.open_vault()?;
-        if let Some(w) = crate::watch::live_watcher(&vault) {
+        if let Some(w) = crate::storage::watch::live_watcher(&vault) {
             self.out.info(&format!(
                 "engram watch (pid {}) keeps the index up to date: no sync",
                 w.pid

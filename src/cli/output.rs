@@ -8,9 +8,9 @@ use std::io::{IsTerminal, Write};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::{Value, json};
 
-use crate::index::IndexedDoc;
-use crate::recall::ScoreParts;
-use crate::store::{Progress, SyncReport};
+use crate::memory::recall::ScoreParts;
+use crate::storage::index::IndexedDoc;
+use crate::storage::store::{Progress, SyncReport};
 
 /// Where output goes and in which form.
 pub struct Output {

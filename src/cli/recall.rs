@@ -10,8 +10,8 @@ use super::output::{doc_json, one_line};
 use super::{Context, FilterArgs};
 use crate::clock::{Timestamp, format_time};
 use crate::error::Error;
-use crate::git::Repo;
-use crate::recall::{self, Hit, Mode, RecallRequest};
+use crate::memory::recall::{self, Hit, Mode, RecallRequest};
+use crate::storage::git::Repo;
 
 #[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
 pub enum Format {

@@ -7,8 +7,8 @@ use serde_json::{Value, json};
 
 use super::Context;
 use crate::clock::{Timestamp, format_time};
-use crate::forget;
-use crate::store::NoProgress;
+use crate::memory::forget;
+use crate::storage::store::NoProgress;
 
 #[derive(Debug, Args)]
 pub struct ShowArgs {
@@ -101,7 +101,7 @@ pub fn run_show(ctx: &Context, args: ShowArgs) -> anyhow::Result<ExitCode> {
 }
 
 pub fn run_forget(ctx: &Context, args: ForgetArgs, now: Timestamp) -> anyhow::Result<ExitCode> {
-    let mut store = crate::store::Store::open(ctx.open_vault()?, None)?;
+    let mut store = crate::storage::store::Store::open(ctx.open_vault()?, None)?;
     let lock = store.vault().lock()?;
     let report = store.sync_locked(&lock, &NoProgress)?;
     ctx.out.sync_warnings(&report);

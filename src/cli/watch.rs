@@ -1,4 +1,4 @@
-//! `engram watch`: keep the index live until Ctrl-C (see `crate::watch`).
+//! `engram watch`: keep the index live until Ctrl-C (see `crate::storage::watch`).
 //!
 //! Prints one line per batch that changed something (with `--json`, one JSON
 //! object per line: `{"time", "sync": <sync report>}`), warnings on stderr.
@@ -12,8 +12,8 @@ use serde_json::json;
 use super::Context;
 use crate::clock;
 use crate::error::Error;
-use crate::store::Store;
-use crate::watch::{self, Options, Registration, Stop, Watch};
+use crate::storage::store::Store;
+use crate::storage::watch::{self, Options, Registration, Stop, Watch};
 
 #[derive(Debug, Args)]
 pub struct WatchArgs {

@@ -8,7 +8,7 @@
 use sha2::{Digest, Sha256};
 
 use crate::clock::Timestamp;
-use crate::record::Kind;
+use crate::storage::record::Kind;
 
 const CROCKFORD: &[u8; 32] = b"0123456789abcdefghjkmnpqrstvwxyz";
 

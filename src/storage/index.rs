@@ -26,7 +26,7 @@ use tantivy::{DocAddress, Index, IndexReader, IndexWriter, ReloadPolicy, Tantivy
 
 use crate::clock::{Timestamp, format_time};
 use crate::error::{Error, Result};
-use crate::record::{Kind, Record, Status};
+use crate::storage::record::{Kind, Record, Status};
 
 /// Bumped whenever the schema or analyzer changes; a mismatch forces a rebuild.
 pub const SCHEMA_VERSION: u32 = 4;

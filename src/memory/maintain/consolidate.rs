@@ -14,28 +14,36 @@
 
 use std::collections::HashMap;
 
-use serde::Serialize;
-
-use crate::capture::{self, CaptureDefaults, CaptureItem};
 use crate::clock::Timestamp;
 use crate::error::Result;
-use crate::extract::{self, Fact};
-use crate::index::{Filter, IndexedDoc, Validity};
-use crate::llm;
-use crate::naming;
-use crate::reconcile::{self, Op, Scope};
-use crate::record::{Kind, Status};
-use crate::store::{Change, Store};
-use crate::vault::VaultLock;
+use crate::memory::maintain::plan::Action;
+use crate::memory::reconcile::{self, Op};
+use crate::memory::scope::Scope;
+use crate::models::llm;
+use crate::models::rules::{self, Fact};
+use crate::storage::index::{Filter, IndexedDoc, Validity};
+use crate::storage::naming;
+use crate::storage::record::{Kind, Record, Status};
+use crate::storage::store::{Change, Store};
+use crate::storage::vault::VaultLock;
+use crate::storage::writer;
 
-/// One step of a plan (consolidate or prune).
-#[derive(Debug, Clone, Serialize, PartialEq)]
-pub struct Action {
-    pub action: &'static str,
-    pub ids: Vec<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub content: Option<String>,
-    pub reason: String,
+/// A new record of a scope, about a subject.
+fn scoped_record(
+    id: String,
+    kind: Kind,
+    content: &str,
+    subject: &str,
+    category: &str,
+    scope: &Scope,
+    now: Timestamp,
+) -> Record {
+    let mut r = Record::new(id, kind, now, content);
+    r.subject = Some(subject.to_string());
+    r.category = Some(category.to_string());
+    r.user = scope.user.clone();
+    r.agent = scope.agent.clone();
+    r
 }
 
 /// What to consolidate.
@@ -66,31 +74,6 @@ pub fn pending_episodes(store: &Store, scope: &Scope, now: Timestamp) -> Result<
         .collect();
     episodes.sort_by(|a, b| a.created.cmp(&b.created).then(a.id.cmp(&b.id)));
     Ok(episodes)
-}
-
-fn marks_path(store: &Store) -> std::path::PathBuf {
-    store.vault().engram_dir().join("maintenance.json")
-}
-
-/// Where the last automatic run left off, by key (the session's turn for
-/// consolidate, the scope's fact count for prune). Derived state: 0 when unknown.
-pub fn last_mark(store: &Store, key: &str) -> u64 {
-    std::fs::read(marks_path(store))
-        .ok()
-        .and_then(|b| serde_json::from_slice::<HashMap<String, u64>>(&b).ok())
-        .and_then(|m| m.get(key).copied())
-        .unwrap_or(0)
-}
-
-/// Remembers where an automatic run left off.
-pub fn set_mark(store: &Store, key: &str, value: u64) -> Result<()> {
-    let path = marks_path(store);
-    let mut turns: HashMap<String, u64> = std::fs::read(&path)
-        .ok()
-        .and_then(|b| serde_json::from_slice(&b).ok())
-        .unwrap_or_default();
-    turns.insert(key.to_string(), value);
-    crate::vault::write_atomic(&path, &serde_json::to_vec(&turns).expect("turns serialise"))
 }
 
 /// The guard: whether an automatic run is due after a capture.
@@ -180,7 +163,7 @@ pub fn pattern_text(episode: &str) -> String {
         Some(p) => p.to_string(),
         None if lower.ends_with("ied") => format!("{}ies", &lower[..lower.len() - 3]),
         None if lower.ends_with("ed") && lower.len() > 4 => {
-            extract::conjugate(&lower[..lower.len() - 2])
+            rules::conjugate(&lower[..lower.len() - 2])
         }
         None => lower.clone(),
     };
@@ -235,7 +218,7 @@ pub fn consolidate(
     options: &Options,
     now: Timestamp,
     model: Option<&llm::ChatModel>,
-    progress: &dyn crate::store::Progress,
+    progress: &dyn crate::storage::store::Progress,
 ) -> Result<(Vec<Action>, Vec<String>)> {
     let mut actions = Vec::new();
     let mut warnings = Vec::new();
@@ -271,19 +254,13 @@ pub fn consolidate(
             .collect();
         let subject = step.subject.clone().unwrap_or_else(|| "user".into());
         let new_fact = |generator: &mut ulid::Generator, content: &str| {
-            let item = CaptureItem {
-                content: content.to_string(),
-                kind: Some(Kind::Semantic),
-                subject: Some(subject.clone()),
-                category: Some(step.category.to_string()),
-                user: options.scope.user.clone(),
-                agent: options.scope.agent.clone(),
-                ..CaptureItem::default()
-            };
-            let mut r = capture::build_record(
-                &item,
-                &CaptureDefaults::default(),
+            let mut r = scoped_record(
                 naming::new_id(generator, now),
+                Kind::Semantic,
+                content,
+                &subject,
+                step.category,
+                &options.scope,
                 now,
             );
             r.importance = Some(step.importance);
@@ -296,7 +273,7 @@ pub fn consolidate(
             ("new", _) => {
                 let r = new_fact(&mut generator, &step.content);
                 let id = r.id.clone();
-                capture::write_new(store, r, options.dry_run, &mut changes, None)?;
+                writer::write_new(store, r, options.dry_run, &mut changes, None)?;
                 actions.push(Action {
                     action: "new",
                     ids: [vec![id], source_ids].concat(),
@@ -305,7 +282,7 @@ pub fn consolidate(
                 });
             }
             ("reinforce", Some(target)) => {
-                capture::rewrite(store, target, options.dry_run, &mut changes, |rec| {
+                writer::rewrite(store, target, options.dry_run, &mut changes, |rec| {
                     rec.reinforce(now);
                     for s in &sources {
                         if !rec.sources.contains(s) {
@@ -324,8 +301,8 @@ pub fn consolidate(
                 let mut r = new_fact(&mut generator, &step.content);
                 r.supersedes = Some(naming::wikilink(&target.path));
                 let new_id = r.id.clone();
-                let written = capture::write_new(store, r, options.dry_run, &mut changes, None)?;
-                capture::rewrite(store, target, options.dry_run, &mut changes, |rec| {
+                let written = writer::write_new(store, r, options.dry_run, &mut changes, None)?;
+                writer::rewrite(store, target, options.dry_run, &mut changes, |rec| {
                     rec.supersede(naming::wikilink(&written.path), now)
                 })?;
                 actions.push(Action {
@@ -336,7 +313,7 @@ pub fn consolidate(
                 });
             }
             ("invalidate", Some(target)) => {
-                capture::rewrite(store, target, options.dry_run, &mut changes, |rec| {
+                writer::rewrite(store, target, options.dry_run, &mut changes, |rec| {
                     rec.end(Status::Invalidated, now)
                 })?;
                 actions.push(Action {
@@ -353,7 +330,7 @@ pub fn consolidate(
     progress.start(episodes.len() as u64, "consolidating");
     for episode in &episodes {
         progress.advance(1);
-        capture::rewrite(store, episode, options.dry_run, &mut changes, |rec| {
+        writer::rewrite(store, episode, options.dry_run, &mut changes, |rec| {
             rec.consolidated = Some(true)
         })?;
     }
@@ -451,7 +428,7 @@ fn plan_with_rules(
                 .map(|f| f.to_uppercase().chain(c).collect::<String>())
                 .unwrap_or_default()
         };
-        let Some((rule, Some(attribute))) = extract::classify(&positive) else {
+        let Some((rule, Some(attribute))) = rules::classify(&positive) else {
             continue;
         };
         let fact = Fact {
@@ -588,7 +565,7 @@ fn plan_with_model(
             subject: item
                 .get("subject")
                 .and_then(|s| s.as_str())
-                .map(extract::subject_name),
+                .map(rules::subject_name),
             category: "pattern",
             importance: 0.7,
             episodes: sources,
@@ -669,23 +646,17 @@ fn summarize_session(
     if !entities.is_empty() {
         content.push_str(&format!(" Mentions: {}.", entities.join(", ")));
     }
-    let item = CaptureItem {
-        content: content.clone(),
-        kind: Some(Kind::Episodic),
-        subject: Some("user".into()),
-        category: Some("event".into()),
-        user: options.scope.user.clone(),
-        agent: options.scope.agent.clone(),
-        session: Some(session.to_string()),
-        ..CaptureItem::default()
-    };
     let mut generator = ulid::Generator::new();
-    let mut summary = capture::build_record(
-        &item,
-        &CaptureDefaults::default(),
+    let mut summary = scoped_record(
         naming::new_id(&mut generator, now),
+        Kind::Episodic,
+        &content,
+        "user",
+        "event",
+        &options.scope,
         now,
     );
+    summary.session = Some(session.to_string());
     summary.importance = Some(
         turns
             .iter()
@@ -695,10 +666,10 @@ fn summarize_session(
     summary.sources = turns.iter().map(link).collect();
     let summary_id = summary.id.clone();
     let mut changes: Vec<Change> = Vec::new();
-    capture::write_new(store, summary, options.dry_run, &mut changes, None)?;
+    writer::write_new(store, summary, options.dry_run, &mut changes, None)?;
     let mut archived = Vec::new();
     for t in &turns {
-        capture::rewrite(store, t, options.dry_run, &mut changes, |rec| {
+        writer::rewrite(store, t, options.dry_run, &mut changes, |rec| {
             rec.end(Status::Archived, now);
             rec.meta.insert("summarized".into(), summary_id.clone());
         })?;

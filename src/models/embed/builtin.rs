@@ -1,26 +1,9 @@
-//! Embedders: turn texts into unit vectors for the sidecar vector file.
-//!
-//! [`Embedder`] is the seam. [`Builtin`] is the default: a static table
-//! distilled from all-MiniLM-L6-v2, compiled into the binary, offline and fast;
-//! [`http::HttpEmbedder`] speaks the OpenAI-compatible `/v1/embeddings` protocol.
-//! Which one is in effect comes from the vault config and `ENGRAM_EMBED_*` (see
-//! [`from_config`]); `provider: none` turns vectors off (recall is BM25 alone).
+//! The built-in embedder: the distilled static table ([`crate::models::embed::table`])
+//! with most of its common component removed. Offline, no download, the default.
 
-pub mod builtin;
-pub mod http;
-
-use crate::config::Config;
-use crate::error::{Error, Result};
-
-/// Something that embeds texts.
-pub trait Embedder {
-    /// A name that identifies the model; a vector file made by another name is
-    /// re-embedded.
-    fn name(&self) -> String;
-
-    /// One L2-normalised vector per text, in order.
-    fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>>;
-}
+use crate::error::Result;
+use crate::models::embed::embedder::{Embedder, normalize};
+use crate::models::embed::table;
 
 /// The built-in embedder (no network, no download): the static table's mean
 /// embedding with most of the common component removed. Averaged static vectors share
@@ -35,7 +18,7 @@ pub struct Builtin;
 fn common_direction() -> &'static [f32] {
     static COMMON: std::sync::OnceLock<Vec<f32>> = std::sync::OnceLock::new();
     COMMON.get_or_init(|| {
-        include_bytes!("../../assets/embedder/common.f32")
+        include_bytes!("../../../assets/embedder/common.f32")
             .chunks_exact(4)
             .map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")))
             .collect()
@@ -45,17 +28,17 @@ fn common_direction() -> &'static [f32] {
 /// Recomputes the common direction from the table: the mean of the embeddings
 /// of every whole-word vocabulary entry (no `[special]`, no `##piece`).
 pub fn common_direction_from_table() -> Vec<f32> {
-    let vocab = include_str!("../../assets/embedder/vocab.txt");
-    let mut sum = vec![0f32; builtin::BUILTIN_DIM];
+    let vocab = include_str!("../../../assets/embedder/vocab.txt");
+    let mut sum = vec![0f32; table::BUILTIN_DIM];
     for token in vocab
         .lines()
         .filter(|t| !t.starts_with('[') && !t.starts_with("##"))
     {
-        for (s, x) in sum.iter_mut().zip(builtin::embed(token)) {
+        for (s, x) in sum.iter_mut().zip(table::embed(token)) {
             *s += x;
         }
     }
-    crate::vectors::normalize(&mut sum);
+    normalize(&mut sum);
     sum
 }
 
@@ -67,49 +50,23 @@ const COMMON_REMOVAL: f32 = 0.6;
 
 /// The built-in embedding of one text.
 pub fn builtin_embedding(text: &str) -> Vec<f32> {
-    let mut v = builtin::embed(text);
+    let mut v = table::embed(text);
     let common = common_direction();
     let projection: f32 = COMMON_REMOVAL * v.iter().zip(common).map(|(a, b)| a * b).sum::<f32>();
     v.iter_mut()
         .zip(common)
         .for_each(|(a, b)| *a -= projection * b);
-    crate::vectors::normalize(&mut v);
+    normalize(&mut v);
     v
 }
 
 impl Embedder for Builtin {
     fn name(&self) -> String {
-        format!("{}-ccr0.6", builtin::BUILTIN_EMBEDDER_NAME)
+        format!("{}-ccr0.6", table::BUILTIN_EMBEDDER_NAME)
     }
 
     fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>> {
         Ok(texts.iter().map(|t| builtin_embedding(t)).collect())
-    }
-}
-
-/// The embedder the config asks for, if any.
-pub fn from_config(config: &Config) -> Result<Option<Box<dyn Embedder>>> {
-    match config.embedder_provider() {
-        "none" => Ok(None),
-        "builtin" => Ok(Some(Box::new(Builtin))),
-        "openai" => {
-            let e = &config.embedder;
-            if e.url.is_empty() {
-                return Err(Error::Input(
-                    "embedder provider is openai but no URL is set; set embedder.url in .engram/config.yaml or ENGRAM_EMBED_URL".into(),
-                ));
-            }
-            Ok(Some(Box::new(http::HttpEmbedder::new(
-                &e.url,
-                &e.model,
-                &e.api_key,
-                e.batch_size.max(1),
-                e.timeout_secs,
-            ))))
-        }
-        other => Err(Error::Input(format!(
-            "unknown embedder provider '{other}' in .engram/config.yaml; use builtin, openai or none"
-        ))),
     }
 }
 

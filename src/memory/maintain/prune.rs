@@ -15,17 +15,18 @@
 
 use std::collections::HashSet;
 
-use crate::capture;
 use crate::clock::Timestamp;
-use crate::consolidate::Action;
 use crate::error::Result;
-use crate::extract;
-use crate::index::{Filter, IndexedDoc, Validity};
-use crate::llm;
-use crate::reconcile::{self, Scope};
-use crate::record::{Kind, Status};
-use crate::store::{Change, Store};
-use crate::vault::VaultLock;
+use crate::memory::maintain::plan::Action;
+use crate::memory::reconcile;
+use crate::memory::scope::Scope;
+use crate::models::llm;
+use crate::models::rules;
+use crate::storage::index::{Filter, IndexedDoc, Validity};
+use crate::storage::record::{Kind, Status};
+use crate::storage::store::{Change, Store};
+use crate::storage::vault::VaultLock;
+use crate::storage::writer;
 
 /// How a prune runs.
 #[derive(Debug, Clone, Default)]
@@ -57,8 +58,8 @@ pub fn merge_text(a: &str, b: &str) -> String {
         a.split_whitespace().collect(),
         b.split_whitespace().collect(),
     );
-    let na: HashSet<String> = wa.iter().map(|w| extract::norm(w)).collect();
-    let nb: HashSet<String> = wb.iter().map(|w| extract::norm(w)).collect();
+    let na: HashSet<String> = wa.iter().map(|w| rules::norm(w)).collect();
+    let nb: HashSet<String> = wb.iter().map(|w| rules::norm(w)).collect();
     if nb.is_subset(&na) {
         return a.to_string();
     }
@@ -68,7 +69,7 @@ pub fn merge_text(a: &str, b: &str) -> String {
     let common = wa
         .iter()
         .zip(&wb)
-        .take_while(|(x, y)| extract::norm(x) == extract::norm(y))
+        .take_while(|(x, y)| rules::norm(x) == rules::norm(y))
         .count();
     if common >= 2 {
         // "Born in May" + "Born in Maryland": keep the joining word ("in").
@@ -106,15 +107,14 @@ pub fn prune(
                    by: Option<String>|
      -> Result<()> {
         if options.hard && !options.dry_run {
-            let loaded = store.vault().read(&doc.path)?;
-            store.vault().delete(&loaded.rel, &loaded.stamp)?;
-            changes.push(Change::Remove { rel: loaded.rel });
+            writer::delete(store, doc, changes)?;
             return Ok(());
         }
-        capture::rewrite(store, doc, options.dry_run, changes, |rec| match &by {
+        writer::rewrite(store, doc, options.dry_run, changes, |rec| match &by {
             Some(by) => rec.supersede(by.clone(), now),
             None => rec.end(status, now),
-        })
+        })?;
+        Ok(())
     };
     // TTL.
     let active = store
@@ -179,7 +179,7 @@ pub fn prune(
             .fold(in_order[0].content.clone(), |acc, d| {
                 merge_text(&acc, &d.content)
             });
-        let mut survivor_link = crate::naming::wikilink(&survivor.path);
+        let mut survivor_link = crate::storage::naming::wikilink(&survivor.path);
         let survivor_id = if merged != survivor.content && !is_protected(survivor) {
             // The combined statement is a new version of the survivor.
             let loaded = if options.dry_run {
@@ -187,12 +187,12 @@ pub fn prune(
             } else {
                 Some(store.vault().read(&survivor.path)?)
             };
-            let new_id = crate::naming::new_id(&mut generator, now);
+            let new_id = crate::storage::naming::new_id(&mut generator, now);
             if let Some(loaded) = loaded {
                 let mut record = loaded.record.clone();
                 record.id = new_id.clone();
                 record.body = format!("{merged}\n");
-                record.supersedes = Some(crate::naming::wikilink(&survivor.path));
+                record.supersedes = Some(crate::storage::naming::wikilink(&survivor.path));
                 record.created = now;
                 record.valid_from = Some(now);
                 record.updated = None;
@@ -203,8 +203,8 @@ pub fn prune(
                         record.sources.push(l);
                     }
                 }
-                let written = capture::write_new(store, record, false, &mut changes, None)?;
-                survivor_link = crate::naming::wikilink(&written.path);
+                let written = writer::write_new(store, record, false, &mut changes, None)?;
+                survivor_link = crate::storage::naming::wikilink(&written.path);
             }
             archive(
                 store,
@@ -355,14 +355,14 @@ fn merges_by_rules(
             let b = &facts[j].content;
             let same_start = {
                 let (wa, wb): (Vec<String>, Vec<String>) = (
-                    a.split_whitespace().take(2).map(extract::norm).collect(),
-                    b.split_whitespace().take(2).map(extract::norm).collect(),
+                    a.split_whitespace().take(2).map(rules::norm).collect(),
+                    b.split_whitespace().take(2).map(rules::norm).collect(),
                 );
                 wa.len() == 2 && wa == wb
             };
             // Two facts of one attribute with different values are a change of
             // value, not a duplicate (capture supersedes those).
-            let attr = |c: &str| extract::classify(c).and_then(|(_, a)| a);
+            let attr = |c: &str| rules::classify(c).and_then(|(_, a)| a);
             let conflicting = matches!((attr(a), attr(b)), (Some(x), Some(y)) if x.key == y.key && x.value != y.value && !x.key.starts_with("my:"));
             let sim = similarity(i, j);
             if !conflicting && (sim >= threshold || (same_start && sim >= threshold - 0.3)) {

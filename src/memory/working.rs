@@ -8,7 +8,7 @@
 //! file stays, archived. Turns are counted per session: each capture is one.
 
 use crate::config::WorkingConfig;
-use crate::index::IndexedDoc;
+use crate::storage::index::IndexedDoc;
 
 /// How much of an entry's importance is left after `elapsed` turns.
 pub fn decay(config: &WorkingConfig, elapsed: u64) -> f64 {

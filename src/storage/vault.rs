@@ -18,8 +18,8 @@ use sha2::{Digest, Sha256};
 use crate::clock::Timestamp;
 use crate::config::Config;
 use crate::error::{Error, Result};
-use crate::naming;
-use crate::record::{Fallbacks, Record};
+use crate::storage::naming;
+use crate::storage::record::{Fallbacks, Record};
 
 /// The lines `engram init` puts in `.gitignore`.
 const GITIGNORE: &str =

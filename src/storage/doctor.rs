@@ -8,10 +8,10 @@ use std::collections::HashMap;
 use serde::Serialize;
 
 use crate::error::{Error, Result};
-use crate::store::{NoProgress, Store};
-use crate::sync;
-use crate::vault::VaultLock;
-use crate::vectors::VectorFile;
+use crate::storage::store::{NoProgress, Store};
+use crate::storage::sync;
+use crate::storage::vault::VaultLock;
+use crate::storage::vectors::VectorFile;
 
 /// One finding.
 #[derive(Debug, Clone, Serialize, PartialEq)]

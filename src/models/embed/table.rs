@@ -53,11 +53,11 @@ const UNK_ID: u32 = 100;
 const MAX_WORD_CHARS: usize = 100;
 
 /// int8 rows, row-major, row `i` = token id `i`; dequantise as `q * scale[i]`.
-static TABLE: &[u8] = include_bytes!("../../assets/embedder/table.i8");
+static TABLE: &[u8] = include_bytes!("../../../assets/embedder/table.i8");
 /// One little-endian f32 scale per row.
-static SCALES: &[u8] = include_bytes!("../../assets/embedder/scales.f32");
+static SCALES: &[u8] = include_bytes!("../../../assets/embedder/scales.f32");
 /// The WordPiece vocabulary, one token per line, line `i` = id `i`.
-static VOCAB: &str = include_str!("../../assets/embedder/vocab.txt");
+static VOCAB: &str = include_str!("../../../assets/embedder/vocab.txt");
 
 /// BERT-uncased basic tokenisation + greedy WordPiece; returns vocab ids,
 /// no `[CLS]`/`[SEP]`. Unknown words (BERT's `[UNK]`) map to nothing.

@@ -7,9 +7,8 @@ use std::time::Duration;
 
 use serde_json::json;
 
-use super::Embedder;
 use crate::error::{Error, Result};
-use crate::vectors::normalize;
+use crate::models::embed::embedder::{Embedder, normalize};
 
 const RETRIES: u32 = 2;
 

@@ -2,7 +2,7 @@
 //!
 //! Each fact is compared with the active semantic records of the same scope
 //! and subject: those that state the same attribute (read back from their text
-//! by [`extract::classify`]) and the nearest by hybrid similarity. The rules:
+//! by [`rules::classify`]) and the nearest by hybrid similarity. The rules:
 //! - a retraction invalidates the record that states it (DELETE);
 //! - the same value of the same attribute, or a near-identical text, is a
 //!   restatement (NOOP; the record is reinforced);
@@ -11,16 +11,17 @@
 //! - anything else is new (ADD).
 //!
 //! With an LLM, the model decides instead, seeing the candidates under
-//! temporary integer ids; ids it invents are dropped (see [`crate::llm`]).
+//! temporary integer ids; ids it invents are dropped (see [`crate::models::llm`]).
 
 use crate::clock::Timestamp;
 use crate::error::Result;
-use crate::extract::{self, Fact};
-use crate::index::{Filter, IndexedDoc, Validity};
-use crate::llm;
-use crate::recall::{self, Mode, RecallRequest};
-use crate::record::Kind;
-use crate::store::Store;
+use crate::memory::recall::{self, Mode, RecallRequest};
+use crate::memory::scope::Scope;
+use crate::models::llm;
+use crate::models::rules::{self, Fact};
+use crate::storage::index::{Filter, IndexedDoc, Validity};
+use crate::storage::record::Kind;
+use crate::storage::store::Store;
 
 /// What to do with a fact.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,13 +53,6 @@ pub struct Decision {
     pub reason: String,
 }
 
-/// The scope a fact belongs to.
-#[derive(Debug, Clone, Default)]
-pub struct Scope {
-    pub user: Option<String>,
-    pub agent: Option<String>,
-}
-
 /// The active semantic records of a subject in a scope.
 fn subject_filter(scope: &Scope, subject: &str, now: Timestamp) -> Filter {
     Filter {
@@ -83,7 +77,7 @@ pub fn candidates(
     let mut out: Vec<IndexedDoc> = Vec::new();
     if let Some(attr) = &fact.attribute {
         for doc in store.index().fetch_newest(&filter, 500)? {
-            if extract::classify(&doc.content)
+            if rules::classify(&doc.content)
                 .and_then(|(_, a)| a)
                 .is_some_and(|a| a.key == attr.key)
             {
@@ -134,16 +128,16 @@ pub fn similarity(store: &Store, a: &str, b: &str) -> f64 {
         return f64::from(v[0].iter().zip(&v[1]).map(|(x, y)| x * y).sum::<f32>());
     }
     let wa: std::collections::HashSet<String> =
-        extract::norm(a).split(' ').map(str::to_string).collect();
+        rules::norm(a).split(' ').map(str::to_string).collect();
     let wb: std::collections::HashSet<String> =
-        extract::norm(b).split(' ').map(str::to_string).collect();
+        rules::norm(b).split(' ').map(str::to_string).collect();
     let union = wa.union(&wb).count().max(1);
     wa.intersection(&wb).count() as f64 / union as f64
 }
 
 /// The rule engine's decision.
 pub fn decide(fact: &Fact, candidates: &[(IndexedDoc, f64)]) -> Decision {
-    let attr_of = |doc: &IndexedDoc| extract::classify(&doc.content).and_then(|(_, a)| a);
+    let attr_of = |doc: &IndexedDoc| rules::classify(&doc.content).and_then(|(_, a)| a);
     let same_attr: Vec<&(IndexedDoc, f64)> = match &fact.attribute {
         Some(attr) => candidates
             .iter()
@@ -154,7 +148,7 @@ pub fn decide(fact: &Fact, candidates: &[(IndexedDoc, f64)]) -> Decision {
     let nearest = candidates.iter().max_by(|a, b| a.1.total_cmp(&b.1));
     let same_text = candidates
         .iter()
-        .find(|(d, _)| extract::norm(&d.content) == extract::norm(&fact.content));
+        .find(|(d, _)| rules::norm(&d.content) == rules::norm(&fact.content));
     let decision = |op, target: Option<&(IndexedDoc, f64)>, reason: String| Decision {
         op,
         target: target.map(|(d, _)| d.clone()),
@@ -309,7 +303,7 @@ mod tests {
     }
 
     fn fact(text: &str) -> Fact {
-        extract::extract(text).into_iter().next().expect("a fact")
+        rules::extract(text).into_iter().next().expect("a fact")
     }
 
     #[test]

@@ -28,8 +28,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::clock;
 use crate::error::{Error, Result};
-use crate::store::{Store, SyncReport};
-use crate::vault::{self, Vault};
+use crate::storage::store::{Store, SyncReport};
+use crate::storage::vault::{self, Vault};
 
 /// How often a running watcher refreshes its heartbeat.
 pub const HEARTBEAT: Duration = Duration::from_secs(2);

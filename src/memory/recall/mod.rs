@@ -6,16 +6,17 @@
 //! listed by salience (importance × recency). Every part of a score is kept for
 //! `--explain`.
 
+pub mod fusion;
+
 use std::collections::HashMap;
 
 use tantivy::DocAddress;
 
 use crate::clock::Timestamp;
 use crate::error::{Error, Result};
-use crate::fusion;
-use crate::index::{Filter, IndexedDoc};
-use crate::store::Store;
-use crate::vectors::VectorFile;
+use crate::storage::index::{Filter, IndexedDoc};
+use crate::storage::store::Store;
+use crate::storage::vectors::VectorFile;
 
 /// Which retrievers run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -299,7 +300,7 @@ fn list_by_salience(store: &Store, request: &RecallRequest) -> Result<RecallOutc
                 .get(d.session.as_deref().unwrap_or(""))
                 .copied()
                 .unwrap_or(0);
-            crate::working::salience(&config.working, d, now_turn)
+            crate::memory::working::salience(&config.working, d, now_turn)
         }
         _ => d.importance.unwrap_or(0.5),
     };
@@ -361,7 +362,7 @@ fn sort_and_truncate(hits: &mut Vec<Hit>, k: usize, one_per_statement: bool) {
         if !one_per_statement {
             return true;
         }
-        let key = crate::extract::norm(&h.doc.content);
+        let key = crate::models::rules::norm(&h.doc.content);
         match shown.get(&key) {
             Some(kind) if *kind != h.doc.kind => false,
             Some(_) => true,

@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde::{Deserialize, Serialize};
 
-use crate::vault::FoundFile;
+use crate::storage::vault::FoundFile;
 
 /// What the index holds of one file, as remembered in `.engram/state.json`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -3,7 +3,7 @@
 //!
 //! Layout (little-endian): the magic `ENGRAMV1`, a `u32` header length, a JSON
 //! header `{"embedder": NAME, "dim": N}` padded to 8 bytes, then fixed-size rows:
-//! `u64` record key ([`crate::index::vector_key`] of the id), `u64` content hash,
+//! `u64` record key ([`crate::storage::index::vector_key`] of the id), `u64` content hash,
 //! `N` × `f32` (L2-normalised, so cosine is a dot product). The file is rewritten
 //! atomically whenever rows change; it is derived and can always be rebuilt.
 
@@ -47,14 +47,6 @@ pub fn content_key(content: &str) -> u64 {
     use sha2::{Digest, Sha256};
     let d = Sha256::digest(content.as_bytes());
     u64::from_le_bytes(d[..8].try_into().expect("8 bytes"))
-}
-
-/// Scales a vector to unit length (a zero vector stays zero).
-pub fn normalize(v: &mut [f32]) {
-    let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt();
-    if norm > 0.0 {
-        v.iter_mut().for_each(|x| *x /= norm);
-    }
 }
 
 impl VectorFile {
@@ -225,6 +217,7 @@ impl VectorFile {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::models::embed::normalize;
 
     fn row(key: u64, v: &[f32]) -> VectorRow {
         let mut vector = v.to_vec();

@@ -13,13 +13,13 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
 
-use crate::embed::{self, Embedder};
 use crate::error::{Error, Result};
-use crate::index::{self, TextIndex};
-use crate::record::Record;
-use crate::sync::{self, Checked, FileEntry, StatDiff};
-use crate::vault::{self, FileStamp, Vault, VaultLock};
-use crate::vectors::{VectorFile, VectorHeader, VectorRow, content_key};
+use crate::models::embed::{self, Embedder};
+use crate::storage::index::{self, TextIndex};
+use crate::storage::record::Record;
+use crate::storage::sync::{self, Checked, FileEntry, StatDiff};
+use crate::storage::vault::{self, FileStamp, Vault, VaultLock};
+use crate::storage::vectors::{VectorFile, VectorHeader, VectorRow, content_key};
 
 const STATE_VERSION: u32 = 1;
 

@@ -1,0 +1,228 @@
+//! Capture input: the items to store and the defaults that flags supply.
+//!
+//! `--input jsonl` is validated line by line before anything is used, so bad
+//! input names its line and writes nothing. [`build_record`] is where an item
+//! and the flags become a [`Record`].
+
+use std::collections::BTreeMap;
+
+use chrono::Duration;
+
+use crate::clock::{Timestamp, parse_time};
+use crate::error::{Error, Result};
+use crate::storage::record::{Kind, Record};
+
+/// One thing to remember, before it becomes a record.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct CaptureItem {
+    pub content: String,
+    pub kind: Option<Kind>,
+    pub subject: Option<String>,
+    pub category: Option<String>,
+    pub user: Option<String>,
+    pub agent: Option<String>,
+    pub session: Option<String>,
+    pub importance: Option<f64>,
+    pub created: Option<Timestamp>,
+    pub tags: Vec<String>,
+    pub meta: BTreeMap<String, String>,
+}
+
+/// Values from flags, applied where an item says nothing.
+#[derive(Debug, Clone, Default)]
+pub struct CaptureDefaults {
+    pub kind: Option<Kind>,
+    pub subject: Option<String>,
+    pub user: Option<String>,
+    pub agent: Option<String>,
+    pub session: Option<String>,
+    pub importance: Option<f64>,
+    pub tags: Vec<String>,
+    pub ttl: Option<Duration>,
+}
+
+/// Parses `--input jsonl`: one JSON object per line, blank lines skipped. Every
+/// line is checked before any is used; the error names the line.
+pub fn parse_jsonl(text: &str) -> Result<Vec<CaptureItem>> {
+    let mut items = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        let n = i + 1;
+        let value: serde_json::Value = serde_json::from_str(line).map_err(|e| {
+            Error::Input(format!(
+                "line {n} of the JSONL input is not JSON: {e}; nothing was captured"
+            ))
+        })?;
+        items.push(item_from_json(&value).map_err(|e| {
+            Error::Input(format!(
+                "line {n} of the JSONL input: {e}; nothing was captured"
+            ))
+        })?);
+    }
+    if items.is_empty() {
+        return Err(Error::Input(
+            "the JSONL input has no records; give one JSON object per line".into(),
+        ));
+    }
+    Ok(items)
+}
+
+fn item_from_json(value: &serde_json::Value) -> std::result::Result<CaptureItem, String> {
+    let obj = value
+        .as_object()
+        .ok_or("expected a JSON object like {\"content\": \"...\"}")?;
+    let string = |key: &str| -> std::result::Result<Option<String>, String> {
+        match obj.get(key) {
+            None | Some(serde_json::Value::Null) => Ok(None),
+            Some(serde_json::Value::String(s)) => Ok(Some(s.clone())),
+            Some(_) => Err(format!("`{key}` must be a string")),
+        }
+    };
+    let content = string("content")?
+        .filter(|c| !c.trim().is_empty())
+        .ok_or("`content` is missing or empty")?;
+    let kind = string("kind")?.map(|k| k.parse::<Kind>()).transpose()?;
+    let importance = match obj.get("importance") {
+        None | Some(serde_json::Value::Null) => None,
+        Some(v) => Some(
+            v.as_f64()
+                .filter(|x| (0.0..=1.0).contains(x))
+                .ok_or("`importance` must be a number from 0 to 1")?,
+        ),
+    };
+    let created = string("created")?.map(|t| parse_time(&t)).transpose()?;
+    let tags = match obj.get("tags") {
+        None | Some(serde_json::Value::Null) => Vec::new(),
+        Some(serde_json::Value::Array(a)) => a
+            .iter()
+            .map(|t| {
+                t.as_str()
+                    .map(str::to_string)
+                    .ok_or("`tags` must be a list of strings")
+            })
+            .collect::<std::result::Result<_, _>>()?,
+        Some(serde_json::Value::String(s)) => split_tags(s),
+        Some(_) => return Err("`tags` must be a list of strings".into()),
+    };
+    let meta = match obj.get("meta") {
+        None | Some(serde_json::Value::Null) => BTreeMap::new(),
+        Some(serde_json::Value::Object(m)) => m
+            .iter()
+            .map(|(k, v)| {
+                let v = match v {
+                    serde_json::Value::String(s) => s.clone(),
+                    other => other.to_string(),
+                };
+                (k.clone(), v)
+            })
+            .collect(),
+        Some(_) => return Err("`meta` must be an object of strings".into()),
+    };
+    Ok(CaptureItem {
+        content,
+        kind,
+        subject: string("subject")?,
+        category: string("category")?,
+        user: string("user")?,
+        agent: string("agent")?,
+        session: string("session")?,
+        importance,
+        created,
+        tags,
+        meta,
+    })
+}
+
+/// Splits `a,b, c` into tags (a leading `#` is dropped, as Obsidian writes them).
+pub fn split_tags(text: &str) -> Vec<String> {
+    text.split(',')
+        .map(|t| t.trim().trim_start_matches('#').to_string())
+        .filter(|t| !t.is_empty())
+        .collect()
+}
+
+/// Builds the record for an item: flags fill what the item leaves out; raw
+/// records are episodic unless told otherwise.
+pub fn build_record(
+    item: &CaptureItem,
+    defaults: &CaptureDefaults,
+    id: String,
+    now: Timestamp,
+) -> Record {
+    let kind = item.kind.or(defaults.kind).unwrap_or(Kind::Episodic);
+    let created = item.created.unwrap_or(now);
+    let mut r = Record::new(id, kind, created, &item.content);
+    r.subject = item.subject.clone().or_else(|| defaults.subject.clone());
+    r.category = item.category.clone();
+    r.user = item.user.clone().or_else(|| defaults.user.clone());
+    r.agent = item.agent.clone().or_else(|| defaults.agent.clone());
+    r.session = item.session.clone().or_else(|| defaults.session.clone());
+    if kind == Kind::Working && r.session.is_none() {
+        r.session = Some("default".into());
+    }
+    r.importance = item.importance.or(defaults.importance);
+    let mut tags = defaults.tags.clone();
+    for t in &item.tags {
+        if !tags.contains(t) {
+            tags.push(t.clone());
+        }
+    }
+    r.tags = tags;
+    r.meta = item.meta.clone();
+    r.expires = defaults.ttl.map(|ttl| now + ttl);
+    r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn jsonl_lines_become_items() {
+        let items = parse_jsonl(
+            "{\"content\": \"a\", \"kind\": \"semantic\", \"tags\": [\"x\"], \"meta\": {\"dia_id\": \"D1:1\", \"n\": 3}}\n\n{\"content\": \"b\", \"importance\": 0.9}\n",
+        )
+        .unwrap();
+        assert_eq!(items.len(), 2);
+        assert_eq!(items[0].kind, Some(Kind::Semantic));
+        assert_eq!(items[0].meta["dia_id"], "D1:1");
+        assert_eq!(items[0].meta["n"], "3");
+        assert_eq!(items[1].importance, Some(0.9));
+    }
+
+    #[test]
+    fn a_bad_line_is_named_and_nothing_is_taken() {
+        let e = parse_jsonl("{\"content\": \"a\"}\n{\"content\": 5}\n").unwrap_err();
+        assert!(e.to_string().contains("line 2"), "{e}");
+        let e = parse_jsonl("{\"content\": \"a\"}\nnot json\n").unwrap_err();
+        assert!(e.to_string().contains("line 2"), "{e}");
+        let e = parse_jsonl("{\"content\": \"a\", \"kind\": \"dream\"}").unwrap_err();
+        assert!(e.to_string().contains("unknown kind"), "{e}");
+    }
+
+    #[test]
+    fn flags_fill_in_and_ttl_sets_expiry() {
+        let now = parse_time("2026-11-20T00:00:00Z").unwrap();
+        let item = CaptureItem {
+            content: "x".into(),
+            user: Some("bob".into()),
+            ..CaptureItem::default()
+        };
+        let defaults = CaptureDefaults {
+            user: Some("alice".into()),
+            agent: Some("a1".into()),
+            tags: vec!["t".into()],
+            ttl: Some(Duration::days(30)),
+            ..CaptureDefaults::default()
+        };
+        let r = build_record(&item, &defaults, "id1".into(), now);
+        assert_eq!(r.user.as_deref(), Some("bob"), "the item wins over flags");
+        assert_eq!(r.agent.as_deref(), Some("a1"));
+        assert_eq!(r.kind, Kind::Episodic);
+        assert_eq!(r.expires, Some(parse_time("2026-12-20T00:00:00Z").unwrap()));
+        assert_eq!(r.tags, vec!["t"]);
+    }
+}

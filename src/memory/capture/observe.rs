@@ -1,0 +1,47 @@
+//! Observe: the facts in what was said, read by the chat model when one is
+//! configured (falling back to the rules, with a warning, when it fails), else
+//! by the built-in rule engine.
+
+use crate::models::llm;
+use crate::models::rules::{self, Fact};
+
+/// The facts in the input: by the model when one is configured (falling back to
+/// the rules, with a warning, when it fails), else by the rules.
+pub fn observe(
+    text: &str,
+    model: Option<&llm::ChatModel>,
+    warnings: &mut Vec<String>,
+) -> Vec<Fact> {
+    if let Some(model) = model {
+        match llm::extract_facts(model, text, None) {
+            Ok(facts) => {
+                return facts
+                    .into_iter()
+                    .map(|f| {
+                        let category = rules::CATEGORIES
+                            .iter()
+                            .find(|c| **c == f.category)
+                            .copied()
+                            .unwrap_or("attribute");
+                        let durability = ["transient", "session", "persistent", "permanent"]
+                            .into_iter()
+                            .find(|d| *d == f.durability)
+                            .unwrap_or("persistent");
+                        Fact {
+                            attribute: rules::classify(&f.content).and_then(|(_, a)| a),
+                            content: f.content,
+                            subject: f.subject,
+                            category,
+                            durability,
+                            importance: f.importance,
+                            retraction: false,
+                            rule: "model",
+                        }
+                    })
+                    .collect();
+            }
+            Err(e) => warnings.push(format!("{e}; the rule engine extracted the facts instead")),
+        }
+    }
+    rules::extract(text)
+}

@@ -1,0 +1,60 @@
+//! Route: which tiers an observation goes to (SPEC: Tiers).
+//!
+//! Every observation enters the session's working memory. Lasting facts of a
+//! stable category are reconciled into semantic memory. Significant lasting
+//! observations, and events, become episodes unless they only restate a fact.
+//! A retraction is shown in working and episodic memory as what ended.
+
+use crate::models::rules::Fact;
+
+/// Categories stable enough to go straight to semantic memory.
+const STABLE: [&str; 7] = [
+    "identity",
+    "profession",
+    "preference",
+    "belief",
+    "relationship",
+    "attribute",
+    "pattern",
+];
+
+/// The text a retraction leaves in working and episodic memory.
+fn retraction_text(content: &str) -> String {
+    match content.strip_prefix("Is ") {
+        Some(rest) => format!("Is no longer {rest}"),
+        None => {
+            let mut chars = content.chars();
+            let lowered: String = chars
+                .next()
+                .map(|c| c.to_lowercase().chain(chars).collect())
+                .unwrap_or_default();
+            format!("No longer {lowered}")
+        }
+    }
+}
+
+/// Whether a fact lasts beyond the session.
+fn lasting(fact: &Fact) -> bool {
+    matches!(fact.durability, "persistent" | "permanent")
+}
+
+/// Whether a fact is reconciled into semantic memory.
+pub fn to_semantic(fact: &Fact) -> bool {
+    lasting(fact) && STABLE.contains(&fact.category)
+}
+
+/// Whether a fact becomes an episode: significant and lasting, or an event,
+/// and not a restatement of what semantic memory already holds.
+pub fn to_episodic(fact: &Fact, significance: f64, restated: bool) -> bool {
+    let significant = lasting(fact) && fact.importance >= significance;
+    (significant || fact.category == "event") && !restated
+}
+
+/// The text an observation leaves in working and episodic memory.
+pub fn shown_text(fact: &Fact) -> String {
+    if fact.retraction {
+        retraction_text(&fact.content)
+    } else {
+        fact.content.clone()
+    }
+}

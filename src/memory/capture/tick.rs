@@ -1,0 +1,73 @@
+//! Tick: after each capture, the session's turn advances and working memory
+//! evicts (archives) what no longer fits (see [`crate::memory::working`]).
+
+use crate::clock::Timestamp;
+use crate::config::WorkingConfig;
+use crate::error::Result;
+use crate::memory::capture::input::CaptureDefaults;
+use crate::memory::working;
+use crate::storage::index::{Filter, Validity};
+use crate::storage::record::{Kind, Status};
+use crate::storage::store::Store;
+use crate::storage::writer::{self, Mutation};
+
+/// The session's latest turn (0 for a new session).
+pub fn current_turn(store: &Store, defaults: &CaptureDefaults, session: &str) -> Result<u64> {
+    let filter = Filter {
+        kinds: vec![Kind::Working],
+        session: Some(session.to_string()),
+        user: defaults.user.clone(),
+        agent: defaults.agent.clone(),
+        ..Filter::default()
+    };
+    Ok(store
+        .index()
+        .fetch_newest(&filter, 64)?
+        .iter()
+        .filter_map(|d| d.turn)
+        .max()
+        .unwrap_or(0))
+}
+
+/// After a capture: evicts what no longer fits the session's working memory.
+pub fn tick(
+    store: &mut Store,
+    defaults: &CaptureDefaults,
+    session: &str,
+    turn: u64,
+    now: Timestamp,
+    config: &WorkingConfig,
+) -> Result<Vec<Mutation>> {
+    let filter = Filter {
+        kinds: vec![Kind::Working],
+        session: Some(session.to_string()),
+        user: defaults.user.clone(),
+        agent: defaults.agent.clone(),
+        validity: Validity::CurrentAt(now),
+        ..Filter::default()
+    };
+    let entries = store.index().fetch_newest(&filter, 10_000)?;
+    let mut changes = Vec::new();
+    let mut evicted = Vec::new();
+    for i in working::evictions(config, &entries, turn) {
+        let doc = &entries[i];
+        writer::rewrite(store, doc, false, &mut changes, |rec| {
+            rec.end(Status::Archived, now)
+        })?;
+        evicted.push(Mutation {
+            op: "EVICT",
+            id: doc.id.clone(),
+            kind: doc.kind.clone(),
+            content: doc.content.clone(),
+            path: doc.path.clone(),
+            previous: None,
+            reason: Some(format!(
+                "working memory over capacity {}: lowest salience {:.3}",
+                config.capacity,
+                working::salience(config, doc, turn)
+            )),
+        });
+    }
+    store.apply(changes, false)?;
+    Ok(evicted)
+}

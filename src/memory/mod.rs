@@ -1,0 +1,21 @@
+//! The memory use cases: what engram does with records, above the files and
+//! the models that read text.
+//!
+//! - [`capture`]: text becomes records (observe → reflect → route → tick);
+//! - [`reconcile`]: what a new fact does to what is known (ADD / UPDATE /
+//!   DELETE / NOOP), shared by capture and consolidate;
+//! - [`recall`]: hybrid search and ranking, with [`recall::fusion`];
+//! - [`maintain`]: consolidate (episodes become facts) and prune (noise goes);
+//! - [`forget`]: one record invalidated or deleted;
+//! - [`working`]: working memory's salience, decay and eviction;
+//! - [`scope`]: whose memory a record is.
+//!
+//! Every record is written through [`crate::storage::writer`].
+
+pub mod capture;
+pub mod forget;
+pub mod maintain;
+pub mod recall;
+pub mod reconcile;
+pub mod scope;
+pub mod working;
