@@ -1,71 +1,16 @@
 //! `engram capture` (alias `remember`).
 
 use std::io::{IsTerminal, Read};
-use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Args, ValueEnum};
 use serde_json::json;
 
-use super::{Context, KindArg};
+use crate::cli::args::{CaptureArgs, InputFormat};
+use crate::cli::context::Context;
 use crate::clock::{self, Timestamp};
 use crate::error::Error;
 use crate::memory::capture::{self, CaptureDefaults, CaptureItem};
 use crate::storage::store::{NoProgress, Store};
-
-#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
-pub enum InputFormat {
-    /// Prose.
-    Text,
-    /// A JSON array of {role, content} messages (the OpenAI shape).
-    Chat,
-    /// One JSON record per line: {"content", "kind"?, "subject"?, ...}.
-    Jsonl,
-}
-
-#[derive(Debug, Args)]
-pub struct CaptureArgs {
-    /// What to remember (joined by spaces); else --file, else standard input.
-    pub text: Vec<String>,
-    /// Read the input from FILE (`-` for standard input).
-    #[arg(long, value_name = "FILE")]
-    pub file: Option<PathBuf>,
-    /// How to read the input.
-    #[arg(long, value_enum, default_value_t = InputFormat::Text)]
-    pub input: InputFormat,
-    #[arg(long)]
-    pub user: Option<String>,
-    #[arg(long)]
-    pub agent: Option<String>,
-    #[arg(long)]
-    pub session: Option<String>,
-    /// The tier to write to (raw capture: episodic unless told).
-    #[arg(long, value_enum)]
-    pub kind: Option<KindArg>,
-    #[arg(long)]
-    pub subject: Option<String>,
-    /// 0 to 1.
-    #[arg(long)]
-    pub importance: Option<f64>,
-    /// Comma-separated tags.
-    #[arg(long, value_name = "A,B")]
-    pub tags: Option<String>,
-    /// Expire after this long (30d, 12h, 2w).
-    #[arg(long, value_name = "DURATION")]
-    pub ttl: Option<String>,
-    /// Store as given: no extraction, one record per input or JSONL line.
-    #[arg(long)]
-    pub raw: bool,
-    /// Plan only: print what would be written, write nothing.
-    #[arg(long)]
-    pub dry_run: bool,
-    /// Say why each mutation happens.
-    #[arg(long)]
-    pub explain: bool,
-    /// Characters kept of each assistant message with --input chat.
-    #[arg(long, default_value_t = 500, value_name = "N")]
-    pub assistant_chars: usize,
-}
 
 pub fn run(ctx: &Context, args: CaptureArgs, now: Timestamp) -> anyhow::Result<ExitCode> {
     let defaults = defaults(&args)?;

@@ -3,17 +3,9 @@
 
 use std::process::ExitCode;
 
-use clap::{Args, CommandFactory};
-use clap_complete::Shell;
-
-use super::{Cli, Context};
-
-#[derive(Debug, Args)]
-pub struct CompletionsArgs {
-    /// bash, zsh, fish, powershell or elvish.
-    #[arg(value_enum)]
-    pub shell: Shell,
-}
+use crate::cli::args::{Cli, CompletionsArgs};
+use crate::cli::context::Context;
+use clap::CommandFactory;
 
 pub fn run(ctx: &Context, args: CompletionsArgs) -> anyhow::Result<ExitCode> {
     let mut buf = Vec::new();

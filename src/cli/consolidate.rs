@@ -2,51 +2,16 @@
 
 use std::process::ExitCode;
 
-use clap::Args;
 use serde_json::json;
 
-use super::Context;
+use crate::cli::args::{ConsolidateArgs, PruneArgs};
+use crate::cli::context::Context;
 use crate::clock::Timestamp;
 use crate::memory::maintain::consolidate;
 use crate::memory::maintain::plan::Action;
 use crate::memory::maintain::prune;
 use crate::memory::scope::Scope;
 use crate::storage::store::{NoProgress, Store};
-
-#[derive(Debug, Args)]
-pub struct ConsolidateArgs {
-    /// Only this user's memories.
-    #[arg(long)]
-    pub user: Option<String>,
-    /// Only this agent's memories.
-    #[arg(long)]
-    pub agent: Option<String>,
-    /// Also summarise this session's turns into one episode and archive them.
-    #[arg(long)]
-    pub session: Option<String>,
-    /// Run even when the thresholds are not met.
-    #[arg(long)]
-    pub force: bool,
-    /// Print the plan only; write nothing.
-    #[arg(long)]
-    pub dry_run: bool,
-}
-
-#[derive(Debug, Args)]
-pub struct PruneArgs {
-    /// Only this user's memories.
-    #[arg(long)]
-    pub user: Option<String>,
-    /// Only this agent's memories.
-    #[arg(long)]
-    pub agent: Option<String>,
-    /// Print the plan only; write nothing.
-    #[arg(long)]
-    pub dry_run: bool,
-    /// Delete the files of what is pruned instead of archiving them.
-    #[arg(long)]
-    pub hard: bool,
-}
 
 fn print_plan(ctx: &Context, what: &str, actions: &[Action], dry_run: bool) {
     if ctx.out.json {

@@ -2,19 +2,12 @@
 
 use std::process::ExitCode;
 
-use clap::Args;
 use serde_json::json;
 
-use super::Context;
+use crate::cli::args::DoctorArgs;
+use crate::cli::context::Context;
 use crate::storage::doctor;
 use crate::storage::store::Store;
-
-#[derive(Debug, Args)]
-pub struct DoctorArgs {
-    /// Repair what can be repaired (index drift, vectors, stray temporary files).
-    #[arg(long)]
-    pub fix: bool,
-}
 
 pub fn run(ctx: &Context, args: DoctorArgs) -> anyhow::Result<ExitCode> {
     let vault = ctx.open_vault()?;

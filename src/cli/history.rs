@@ -3,22 +3,12 @@
 
 use std::process::ExitCode;
 
-use clap::Args;
 use serde_json::json;
 
-use super::Context;
+use crate::cli::args::HistoryArgs;
+use crate::cli::context::Context;
 use crate::error::Error;
 use crate::storage::git::Repo;
-
-#[derive(Debug, Args)]
-pub struct HistoryArgs {
-    /// A record id, a unique id prefix, or a path in the vault (also the path of
-    /// a file deleted since).
-    pub id: String,
-    /// Show each version's diff.
-    #[arg(short, long)]
-    pub patch: bool,
-}
 
 pub fn run(ctx: &Context, args: HistoryArgs) -> anyhow::Result<ExitCode> {
     let store = ctx.open_synced()?;

@@ -4,21 +4,11 @@ use std::path::PathBuf;
 use std::process::{Command as Process, ExitCode};
 
 use anyhow::Context as _;
-use clap::Args;
 use serde_json::json;
 
-use super::Context;
+use crate::cli::args::InitArgs;
+use crate::cli::context::Context;
 use crate::storage::vault::{self, Vault};
-
-#[derive(Debug, Args)]
-pub struct InitArgs {
-    /// The folder to make a vault of (default: --vault, $ENGRAM_VAULT, or the
-    /// per-user default vault).
-    pub dir: Option<PathBuf>,
-    /// Also run `git init` in it.
-    #[arg(long)]
-    pub git: bool,
-}
 
 pub fn run(ctx: &Context, args: InitArgs) -> anyhow::Result<ExitCode> {
     let root = match &args.dir {

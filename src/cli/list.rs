@@ -2,21 +2,12 @@
 
 use std::process::ExitCode;
 
-use clap::Args;
 use serde_json::json;
 
-use super::output::{doc_json, one_line};
-use super::{Context, FilterArgs};
+use crate::cli::args::ListArgs;
+use crate::cli::context::Context;
+use crate::cli::output::{doc_json, one_line};
 use crate::clock::Timestamp;
-
-#[derive(Debug, Args)]
-pub struct ListArgs {
-    #[command(flatten)]
-    pub filter: FilterArgs,
-    /// At most N records (default: all).
-    #[arg(short = 'k', long = "limit", value_name = "N")]
-    pub limit: Option<usize>,
-}
 
 pub fn run(ctx: &Context, args: ListArgs, now: Timestamp) -> anyhow::Result<ExitCode> {
     let filter = args.filter.to_filter(now)?;

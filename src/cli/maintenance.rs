@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 use serde_json::{Map, Value, json};
 
-use super::Context;
+use crate::cli::context::Context;
 use crate::clock::Timestamp;
 use crate::storage::index::{Filter, Validity};
 use crate::storage::record::{Kind, Status};

@@ -3,52 +3,15 @@
 use std::collections::HashSet;
 use std::process::ExitCode;
 
-use clap::{Args, ValueEnum};
 use serde_json::{Value, json};
 
-use super::output::{doc_json, one_line};
-use super::{Context, FilterArgs};
+use crate::cli::args::{Format, ModeArg, RecallArgs};
+use crate::cli::context::Context;
+use crate::cli::output::{doc_json, one_line};
 use crate::clock::{Timestamp, format_time};
 use crate::error::Error;
 use crate::memory::recall::{self, Hit, Mode, RecallRequest};
 use crate::storage::git::Repo;
-
-#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
-pub enum Format {
-    Text,
-    Json,
-    /// A prompt block: facts, then working memory, then recent episodes.
-    Context,
-    /// One absolute file path per line.
-    Paths,
-}
-
-#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
-pub enum ModeArg {
-    Hybrid,
-    Bm25,
-    Vector,
-}
-
-#[derive(Debug, Args)]
-pub struct RecallArgs {
-    /// What to look for (joined by spaces); none lists by salience and recency.
-    pub query: Vec<String>,
-    /// How many results (default 10, or recall.k in the config).
-    #[arg(short = 'k', long = "limit", value_name = "N")]
-    pub k: Option<usize>,
-    #[command(flatten)]
-    pub filter: FilterArgs,
-    /// Retrievers to use (default hybrid: BM25 alone until an embedder is set).
-    #[arg(long, value_enum)]
-    pub mode: Option<ModeArg>,
-    /// Output form (--json is the same as --format json).
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
-    /// Show the parts of each score.
-    #[arg(long)]
-    pub explain: bool,
-}
 
 pub fn run(ctx: &Context, args: RecallArgs, now: Timestamp) -> anyhow::Result<ExitCode> {
     let filter = args.filter.to_filter(now)?;

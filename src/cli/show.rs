@@ -2,28 +2,13 @@
 
 use std::process::ExitCode;
 
-use clap::Args;
 use serde_json::{Value, json};
 
-use super::Context;
+use crate::cli::args::{ForgetArgs, ShowArgs};
+use crate::cli::context::Context;
 use crate::clock::{Timestamp, format_time};
 use crate::memory::forget;
 use crate::storage::store::NoProgress;
-
-#[derive(Debug, Args)]
-pub struct ShowArgs {
-    /// A record id, a unique id prefix, or a path in the vault.
-    pub id: String,
-}
-
-#[derive(Debug, Args)]
-pub struct ForgetArgs {
-    /// A record id, a unique id prefix, or a path in the vault.
-    pub id: String,
-    /// Delete the file instead of marking it invalidated.
-    #[arg(long)]
-    pub hard: bool,
-}
 
 pub fn run_show(ctx: &Context, args: ShowArgs) -> anyhow::Result<ExitCode> {
     let store = ctx.open_synced()?;

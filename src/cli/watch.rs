@@ -6,21 +6,14 @@
 use std::process::ExitCode;
 use std::time::Duration;
 
-use clap::Args;
 use serde_json::json;
 
-use super::Context;
+use crate::cli::args::WatchArgs;
+use crate::cli::context::Context;
 use crate::clock;
 use crate::error::Error;
 use crate::storage::store::Store;
 use crate::storage::watch::{self, Options, Registration, Stop, Watch};
-
-#[derive(Debug, Args)]
-pub struct WatchArgs {
-    /// Sync once the vault has been quiet this long (milliseconds).
-    #[arg(long, default_value_t = 300, value_name = "MS")]
-    pub debounce: u64,
-}
 
 pub fn run(ctx: &Context, args: WatchArgs) -> anyhow::Result<ExitCode> {
     let vault = ctx.open_vault()?;

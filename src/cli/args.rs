@@ -1,0 +1,359 @@
+//! The flags: every clap struct of the command line, parsed in one place.
+//!
+//! [`Cli`] holds the global flags and one [`Command`]; each subcommand's flags
+//! are a struct here, and its file under `cli/` turns them into the settings
+//! the library takes (for instance [`FilterArgs::to_filter`]). Nothing here
+//! runs a command.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap_complete::Shell;
+
+use crate::clock::{self, Timestamp};
+use crate::error::Error;
+use crate::storage::index::{Filter, Validity};
+use crate::storage::record::Kind;
+
+/// Memory for AI agents: plain markdown files, found again in milliseconds.
+#[derive(Debug, Parser)]
+#[command(name = "engram", version, about, long_about = None, propagate_version = true)]
+pub struct Cli {
+    /// The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding
+    /// .engram/, else the per-user default vault).
+    #[arg(long, global = true, value_name = "DIR")]
+    pub vault: Option<PathBuf>,
+    /// Print one JSON document on stdout.
+    #[arg(long, global = true)]
+    pub json: bool,
+    /// Print nothing but results and errors.
+    #[arg(short, long, global = true)]
+    pub quiet: bool,
+    /// Say more about what happens (on stderr).
+    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    pub verbose: u8,
+    /// Commit what this command changes in the vault's git repository (same as
+    /// `git: {auto_commit: true}` in the config).
+    #[arg(long, global = true)]
+    pub commit: bool,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Create a vault (config, .gitignore; --git also runs git init).
+    Init(InitArgs),
+    /// Remember something: TEXT, --file or standard input.
+    #[command(visible_alias = "remember")]
+    Capture(CaptureArgs),
+    /// Find memories: hybrid search, filtered and ranked.
+    Recall(RecallArgs),
+    /// Print one record.
+    Show(ShowArgs),
+    /// Invalidate a record (--hard deletes its file).
+    Forget(ForgetArgs),
+    /// List records by filter, newest first.
+    List(ListArgs),
+    /// Counts per kind and status, and index health.
+    Stats,
+    /// Rebuild the index and vectors from the files.
+    Reindex,
+    /// Pick up files added, edited, renamed or deleted outside engram.
+    Sync,
+    /// Turn episodes into facts; summarise a session (--session).
+    Consolidate(ConsolidateArgs),
+    /// Merge duplicates, expire TTLs, archive decayed episodes, evict idle sessions.
+    Prune(PruneArgs),
+    /// Check every file and the index; --fix repairs what it can.
+    Doctor(DoctorArgs),
+    /// Keep the index live while files change (until Ctrl-C).
+    Watch(WatchArgs),
+    /// A record's past versions, from git.
+    History(HistoryArgs),
+    /// Print a shell completion script.
+    Completions(CompletionsArgs),
+}
+
+/// A record kind, as a flag value.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum KindArg {
+    Working,
+    Episodic,
+    Semantic,
+    Procedural,
+}
+
+impl From<KindArg> for Kind {
+    fn from(k: KindArg) -> Kind {
+        match k {
+            KindArg::Working => Kind::Working,
+            KindArg::Episodic => Kind::Episodic,
+            KindArg::Semantic => Kind::Semantic,
+            KindArg::Procedural => Kind::Procedural,
+        }
+    }
+}
+
+/// The filters shared by `recall` and `list`.
+#[derive(Debug, Clone, Args, Default)]
+pub struct FilterArgs {
+    /// Only this kind (repeat for several).
+    #[arg(long, value_enum)]
+    pub kind: Vec<KindArg>,
+    /// Only records of this user (exact).
+    #[arg(long)]
+    pub user: Option<String>,
+    /// Only records of this agent (exact).
+    #[arg(long)]
+    pub agent: Option<String>,
+    /// Only records of this session (exact).
+    #[arg(long)]
+    pub session: Option<String>,
+    /// Only records about this subject (exact).
+    #[arg(long)]
+    pub subject: Option<String>,
+    /// Only records of this category (exact).
+    #[arg(long)]
+    pub category: Option<String>,
+    /// Only records with this tag (repeat: all must match).
+    #[arg(long = "tag", value_name = "TAG")]
+    pub tags: Vec<String>,
+    /// Created at or after TIME (RFC 3339, a date, or a duration ago like 7d).
+    #[arg(long, value_name = "TIME")]
+    pub since: Option<String>,
+    /// Created at or before TIME.
+    #[arg(long, value_name = "TIME")]
+    pub until: Option<String>,
+    /// What was valid at TIME (includes values superseded since).
+    #[arg(long, value_name = "TIME")]
+    pub as_of: Option<String>,
+    /// Also superseded, invalidated, archived and expired records.
+    #[arg(long)]
+    pub include_superseded: bool,
+}
+
+impl FilterArgs {
+    /// The index filter these flags ask for.
+    pub fn to_filter(&self, now: Timestamp) -> Result<Filter, Error> {
+        let time = |flag: &str, v: &Option<String>| -> Result<Option<Timestamp>, Error> {
+            v.as_deref()
+                .map(|t| {
+                    clock::parse_time_arg(t, now).map_err(|e| Error::Input(format!("{flag}: {e}")))
+                })
+                .transpose()
+        };
+        let as_of = time("--as-of", &self.as_of)?;
+        let validity = match (as_of, self.include_superseded) {
+            (Some(t), _) => Validity::AsOf(t),
+            (None, true) => Validity::Any,
+            (None, false) => Validity::CurrentAt(now),
+        };
+        Ok(Filter {
+            kinds: self.kind.iter().map(|k| Kind::from(*k)).collect(),
+            user: self.user.clone(),
+            agent: self.agent.clone(),
+            session: self.session.clone(),
+            subject: self.subject.clone(),
+            category: self.category.clone(),
+            tags: self.tags.clone(),
+            status: None,
+            unconsolidated: false,
+            since: time("--since", &self.since)?,
+            until: time("--until", &self.until)?,
+            validity,
+        })
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct InitArgs {
+    /// The folder to make a vault of (default: --vault, $ENGRAM_VAULT, or the
+    /// per-user default vault).
+    pub dir: Option<PathBuf>,
+    /// Also run `git init` in it.
+    #[arg(long)]
+    pub git: bool,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum InputFormat {
+    /// Prose.
+    Text,
+    /// A JSON array of {role, content} messages (the OpenAI shape).
+    Chat,
+    /// One JSON record per line: {"content", "kind"?, "subject"?, ...}.
+    Jsonl,
+}
+
+#[derive(Debug, Args)]
+pub struct CaptureArgs {
+    /// What to remember (joined by spaces); else --file, else standard input.
+    pub text: Vec<String>,
+    /// Read the input from FILE (`-` for standard input).
+    #[arg(long, value_name = "FILE")]
+    pub file: Option<PathBuf>,
+    /// How to read the input.
+    #[arg(long, value_enum, default_value_t = InputFormat::Text)]
+    pub input: InputFormat,
+    #[arg(long)]
+    pub user: Option<String>,
+    #[arg(long)]
+    pub agent: Option<String>,
+    #[arg(long)]
+    pub session: Option<String>,
+    /// The tier to write to (raw capture: episodic unless told).
+    #[arg(long, value_enum)]
+    pub kind: Option<KindArg>,
+    #[arg(long)]
+    pub subject: Option<String>,
+    /// 0 to 1.
+    #[arg(long)]
+    pub importance: Option<f64>,
+    /// Comma-separated tags.
+    #[arg(long, value_name = "A,B")]
+    pub tags: Option<String>,
+    /// Expire after this long (30d, 12h, 2w).
+    #[arg(long, value_name = "DURATION")]
+    pub ttl: Option<String>,
+    /// Store as given: no extraction, one record per input or JSONL line.
+    #[arg(long)]
+    pub raw: bool,
+    /// Plan only: print what would be written, write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Say why each mutation happens.
+    #[arg(long)]
+    pub explain: bool,
+    /// Characters kept of each assistant message with --input chat.
+    #[arg(long, default_value_t = 500, value_name = "N")]
+    pub assistant_chars: usize,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum Format {
+    Text,
+    Json,
+    /// A prompt block: facts, then working memory, then recent episodes.
+    Context,
+    /// One absolute file path per line.
+    Paths,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum ModeArg {
+    Hybrid,
+    Bm25,
+    Vector,
+}
+
+#[derive(Debug, Args)]
+pub struct RecallArgs {
+    /// What to look for (joined by spaces); none lists by salience and recency.
+    pub query: Vec<String>,
+    /// How many results (default 10, or recall.k in the config).
+    #[arg(short = 'k', long = "limit", value_name = "N")]
+    pub k: Option<usize>,
+    #[command(flatten)]
+    pub filter: FilterArgs,
+    /// Retrievers to use (default hybrid: BM25 alone until an embedder is set).
+    #[arg(long, value_enum)]
+    pub mode: Option<ModeArg>,
+    /// Output form (--json is the same as --format json).
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Show the parts of each score.
+    #[arg(long)]
+    pub explain: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ShowArgs {
+    /// A record id, a unique id prefix, or a path in the vault.
+    pub id: String,
+}
+
+#[derive(Debug, Args)]
+pub struct ForgetArgs {
+    /// A record id, a unique id prefix, or a path in the vault.
+    pub id: String,
+    /// Delete the file instead of marking it invalidated.
+    #[arg(long)]
+    pub hard: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ListArgs {
+    #[command(flatten)]
+    pub filter: FilterArgs,
+    /// At most N records (default: all).
+    #[arg(short = 'k', long = "limit", value_name = "N")]
+    pub limit: Option<usize>,
+}
+
+#[derive(Debug, Args)]
+pub struct ConsolidateArgs {
+    /// Only this user's memories.
+    #[arg(long)]
+    pub user: Option<String>,
+    /// Only this agent's memories.
+    #[arg(long)]
+    pub agent: Option<String>,
+    /// Also summarise this session's turns into one episode and archive them.
+    #[arg(long)]
+    pub session: Option<String>,
+    /// Run even when the thresholds are not met.
+    #[arg(long)]
+    pub force: bool,
+    /// Print the plan only; write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct PruneArgs {
+    /// Only this user's memories.
+    #[arg(long)]
+    pub user: Option<String>,
+    /// Only this agent's memories.
+    #[arg(long)]
+    pub agent: Option<String>,
+    /// Print the plan only; write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Delete the files of what is pruned instead of archiving them.
+    #[arg(long)]
+    pub hard: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct DoctorArgs {
+    /// Repair what can be repaired (index drift, vectors, stray temporary files).
+    #[arg(long)]
+    pub fix: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct WatchArgs {
+    /// Sync once the vault has been quiet this long (milliseconds).
+    #[arg(long, default_value_t = 300, value_name = "MS")]
+    pub debounce: u64,
+}
+
+#[derive(Debug, Args)]
+pub struct HistoryArgs {
+    /// A record id, a unique id prefix, or a path in the vault (also the path of
+    /// a file deleted since).
+    pub id: String,
+    /// Show each version's diff.
+    #[arg(short, long)]
+    pub patch: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// bash, zsh, fish, powershell or elvish.
+    #[arg(value_enum)]
+    pub shell: Shell,
+}
