@@ -230,7 +230,7 @@ ACCENT_SKIP = ((0xAC00, 0xD7A3), (0xF900, 0xFAFF), (0x2F800, 0x2FA1F))
 
 
 def rust_tables() -> str:
-    """Rust source of the Unicode tables in src/embed/builtin.rs, from this
+    """Rust source of the Unicode tables in src/models/embed/table.rs, from this
     Python's unicodedata (the same data BERT's reference tokenizer uses)."""
     import unicodedata as ud
 
@@ -319,7 +319,7 @@ def main() -> None:
                     help="folder to keep/reuse raw teacher vectors (teacher_<pass>.npy)")
     ap.add_argument("--name", default="builtin:minilm-l6-static-256-v1")
     ap.add_argument("--rust-tables", action="store_true",
-                    help="print the Unicode tables of src/embed/builtin.rs and exit")
+                    help="print the Unicode tables of src/models/embed/table.rs and exit")
     args = ap.parse_args()
     if args.rust_tables:
         sys.stdout.write(rust_tables())

@@ -49,7 +49,7 @@ def load_conversations(data: Path):
 
 
 class StaticEmbedder:
-    """Python twin of src/embed/builtin.rs: BERT-uncased WordPiece ids without
+    """Python twin of src/models/embed/table.rs: BERT-uncased WordPiece ids without
     [CLS]/[SEP], [UNK] dropped, mean of dequantised rows, L2-normalised."""
 
     def __init__(self, assets: Path, keep_unk: bool = False):
