@@ -33,6 +33,34 @@ pub struct Mutation {
     pub reason: Option<String>,
 }
 
+impl Mutation {
+    /// A mutation of an indexed record that keeps its file where it is.
+    pub fn of_doc(op: &'static str, doc: &IndexedDoc, reason: String) -> Mutation {
+        Mutation {
+            op,
+            id: doc.id.clone(),
+            kind: doc.kind.clone(),
+            content: doc.content.clone(),
+            path: doc.path.clone(),
+            previous: None,
+            reason: Some(reason),
+        }
+    }
+}
+
+/// Where a new record's file goes: from its kind, id, text, subject, session and
+/// creation time (a taken name gets a suffix when written).
+pub fn planned_path(record: &Record) -> String {
+    naming::record_path(
+        record.kind,
+        &record.id,
+        record.content(),
+        record.subject.as_deref(),
+        record.session.as_deref(),
+        record.created,
+    )
+}
+
 /// Writes a new record to a file of its own (the path comes from its kind,
 /// subject, session and text; a taken name gets a suffix).
 pub fn write_new(
@@ -42,14 +70,7 @@ pub fn write_new(
     changes: &mut Vec<Change>,
     reason: Option<String>,
 ) -> Result<Mutation> {
-    let planned = naming::record_path(
-        record.kind,
-        &record.id,
-        record.content(),
-        record.subject.as_deref(),
-        record.session.as_deref(),
-        record.created,
-    );
+    let planned = planned_path(&record);
     let path = if dry_run {
         planned
     } else {

@@ -180,27 +180,11 @@ pub fn capture_facts(
                     writer::rewrite(store, &old, dry_run, &mut changes, |rec| {
                         rec.end(Status::Invalidated, now)
                     })?;
-                    out.mutations.push(Mutation {
-                        op: "DELETE",
-                        id: old.id.clone(),
-                        kind: old.kind.clone(),
-                        content: old.content.clone(),
-                        path: old.path.clone(),
-                        previous: None,
-                        reason: Some(reason),
-                    });
+                    out.mutations.push(Mutation::of_doc("DELETE", &old, reason));
                 }
                 (Op::Noop, Some(old)) => {
                     writer::rewrite(store, &old, dry_run, &mut changes, |rec| rec.reinforce(now))?;
-                    out.mutations.push(Mutation {
-                        op: "NOOP",
-                        id: old.id.clone(),
-                        kind: old.kind.clone(),
-                        content: old.content.clone(),
-                        path: old.path.clone(),
-                        previous: None,
-                        reason: Some(reason),
-                    });
+                    out.mutations.push(Mutation::of_doc("NOOP", &old, reason));
                 }
                 (Op::Delete | Op::Noop, None) => {}
             }

@@ -8,7 +8,7 @@ use crate::storage::naming;
 use crate::storage::record::Record;
 use crate::storage::store::{Change, Progress, Store};
 use crate::storage::vault::{FileStamp, VaultLock};
-use crate::storage::writer::Mutation;
+use crate::storage::writer::{self, Mutation};
 
 /// Stores items as given, one record each. The caller holds the lock and has
 /// synced the store. In a dry run nothing is written.
@@ -26,14 +26,7 @@ pub fn capture_raw(
         .iter()
         .map(|item| {
             let record = build_record(item, defaults, naming::new_id(&mut generator, now), now);
-            let rel = naming::record_path(
-                record.kind,
-                &record.id,
-                record.content(),
-                record.subject.as_deref(),
-                record.session.as_deref(),
-                record.created,
-            );
+            let rel = writer::planned_path(&record);
             (record, rel)
         })
         .collect();

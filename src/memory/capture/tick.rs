@@ -54,19 +54,12 @@ pub fn tick(
         writer::rewrite(store, doc, false, &mut changes, |rec| {
             rec.end(Status::Archived, now)
         })?;
-        evicted.push(Mutation {
-            op: "EVICT",
-            id: doc.id.clone(),
-            kind: doc.kind.clone(),
-            content: doc.content.clone(),
-            path: doc.path.clone(),
-            previous: None,
-            reason: Some(format!(
-                "working memory over capacity {}: lowest salience {:.3}",
-                config.capacity,
-                working::salience(config, doc, turn)
-            )),
-        });
+        let reason = format!(
+            "working memory over capacity {}: lowest salience {:.3}",
+            config.capacity,
+            working::salience(config, doc, turn)
+        );
+        evicted.push(Mutation::of_doc("EVICT", doc, reason));
     }
     store.apply(changes, false)?;
     Ok(evicted)
