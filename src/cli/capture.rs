@@ -226,7 +226,7 @@ fn run_extracting(
             .cloned()
             .collect();
         // What consolidate and prune changed on the way belongs to this commit too.
-        all.extend(super::consolidate::action_mutations(
+        all.extend(crate::cli::plan::action_mutations(
             &store,
             &outcome.maintenance,
             &Default::default(),

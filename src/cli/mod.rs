@@ -9,13 +9,18 @@ mod completions;
 mod consolidate;
 pub mod context;
 mod doctor;
+mod forget;
 mod history;
 mod init;
 mod list;
-mod maintenance;
 pub mod output;
+mod plan;
+mod prune;
 mod recall;
+mod reindex;
 mod show;
+mod stats;
+mod sync;
 mod watch;
 
 use std::process::ExitCode;
@@ -66,14 +71,14 @@ fn run(ctx: &Context, command: Command) -> anyhow::Result<ExitCode> {
         Command::Init(args) => init::run(ctx, args),
         Command::Capture(args) => capture::run(ctx, args, now),
         Command::Recall(args) => recall::run(ctx, args, now),
-        Command::Show(args) => show::run_show(ctx, args),
-        Command::Forget(args) => show::run_forget(ctx, args, now),
+        Command::Show(args) => show::run(ctx, args),
+        Command::Forget(args) => forget::run(ctx, args, now),
         Command::List(args) => list::run(ctx, args, now),
-        Command::Stats => maintenance::run_stats(ctx, now),
-        Command::Reindex => maintenance::run_reindex(ctx),
-        Command::Sync => maintenance::run_sync(ctx),
-        Command::Consolidate(args) => consolidate::run_consolidate(ctx, args, now),
-        Command::Prune(args) => consolidate::run_prune(ctx, args, now),
+        Command::Stats => stats::run(ctx, now),
+        Command::Reindex => reindex::run(ctx),
+        Command::Sync => sync::run(ctx),
+        Command::Consolidate(args) => consolidate::run(ctx, args, now),
+        Command::Prune(args) => prune::run(ctx, args, now),
         Command::Doctor(args) => doctor::run(ctx, args),
         Command::Watch(args) => watch::run(ctx, args),
         Command::History(args) => history::run(ctx, args),

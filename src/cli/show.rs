@@ -1,16 +1,14 @@
-//! `engram show ID` and `engram forget ID [--hard]`.
+//! `engram show ID`: one record, as its file or as JSON.
 
 use std::process::ExitCode;
 
 use serde_json::{Value, json};
 
-use crate::cli::args::{ForgetArgs, ShowArgs};
+use crate::cli::args::ShowArgs;
 use crate::cli::context::Context;
-use crate::clock::{Timestamp, format_time};
-use crate::memory::forget;
-use crate::storage::store::NoProgress;
+use crate::clock::format_time;
 
-pub fn run_show(ctx: &Context, args: ShowArgs) -> anyhow::Result<ExitCode> {
+pub fn run(ctx: &Context, args: ShowArgs) -> anyhow::Result<ExitCode> {
     let store = ctx.open_synced()?;
     let doc = store.resolve(&args.id)?;
     let loaded = store.vault().read(&doc.path)?;
@@ -82,40 +80,5 @@ pub fn run_show(ctx: &Context, args: ShowArgs) -> anyhow::Result<ExitCode> {
         obj.insert("properties".into(), extra);
     }
     ctx.out.json(&v);
-    Ok(ExitCode::SUCCESS)
-}
-
-pub fn run_forget(ctx: &Context, args: ForgetArgs, now: Timestamp) -> anyhow::Result<ExitCode> {
-    let mut store = crate::storage::store::Store::open(ctx.open_vault()?, None)?;
-    let lock = store.vault().lock()?;
-    let report = store.sync_locked(&lock, &NoProgress)?;
-    ctx.out.sync_warnings(&report);
-    let doc = store.resolve(&args.id)?;
-    if !args.hard && doc.status == "invalidated" {
-        // Nothing to change: no rewrite, so no new `updated` time and no commit.
-        drop(lock);
-        if ctx.out.json {
-            ctx.out.json(&json!({ "mutations": [] }));
-        } else if !ctx.out.quiet {
-            ctx.out
-                .line(&format!("already invalidated {} {}", doc.id, doc.path));
-        }
-        return Ok(ExitCode::SUCCESS);
-    }
-    let mutation = forget::forget(&mut store, &lock, &args.id, args.hard, now)?;
-    drop(lock);
-    ctx.record_mutations(
-        &store,
-        "forget",
-        std::slice::from_ref(&mutation),
-        doc.session.as_deref(),
-    );
-    if ctx.out.json {
-        ctx.out.json(&json!({ "mutations": [mutation] }));
-    } else if !ctx.out.quiet {
-        let what = if args.hard { "deleted" } else { "invalidated" };
-        ctx.out
-            .line(&format!("{what} {} {}", mutation.id, mutation.path));
-    }
     Ok(ExitCode::SUCCESS)
 }

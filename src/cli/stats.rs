@@ -1,4 +1,4 @@
-//! `engram stats`, `engram reindex` and `engram sync`.
+//! `engram stats`: counts per kind and status, and index health.
 
 use std::process::ExitCode;
 
@@ -8,10 +8,9 @@ use crate::cli::context::Context;
 use crate::clock::Timestamp;
 use crate::storage::index::{Filter, Validity};
 use crate::storage::record::{Kind, Status};
-use crate::storage::store::Store;
 use crate::storage::vectors::VectorFile;
 
-pub fn run_stats(ctx: &Context, now: Timestamp) -> anyhow::Result<ExitCode> {
+pub fn run(ctx: &Context, now: Timestamp) -> anyhow::Result<ExitCode> {
     let store = ctx.open_synced()?;
     let index = store.index();
     let mut by_kind = Map::new();
@@ -89,68 +88,5 @@ pub fn run_stats(ctx: &Context, now: Timestamp) -> anyhow::Result<ExitCode> {
         None => text.push_str("vectors  none (no embedder configured: recall uses BM25)\n"),
     }
     ctx.out.print(&text);
-    Ok(ExitCode::SUCCESS)
-}
-
-pub fn run_reindex(ctx: &Context) -> anyhow::Result<ExitCode> {
-    let vault = ctx.open_vault()?;
-    let lock = vault.lock()?;
-    let mut store = Store::open_empty(vault, &lock)?;
-    let report = store.sync_locked(&lock, &ctx.out.progress())?;
-    ctx.out.sync_warnings(&report);
-    let (files, broken) = store.file_counts();
-    let records = store.index().num_docs();
-    if ctx.out.json {
-        ctx.out.json(&json!({
-            "records": records,
-            "broken": broken,
-            "embedded": report.embedded,
-            "files": files,
-        }));
-    } else if !ctx.out.quiet {
-        ctx.out.line(&format!(
-            "reindexed {records} records ({broken} broken files skipped, {} embedded)",
-            report.embedded
-        ));
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
-pub fn run_sync(ctx: &Context) -> anyhow::Result<ExitCode> {
-    let vault = ctx.open_vault()?;
-    let mut store = Store::open(vault, None)?;
-    let lock = store.vault().lock()?;
-    let report = store.sync_locked(&lock, &ctx.out.progress())?;
-    if ctx.out.json {
-        ctx.out.json(&serde_json::to_value(&report)?);
-        return Ok(ExitCode::SUCCESS);
-    }
-    ctx.out.sync_warnings(&report);
-    if !ctx.out.quiet {
-        ctx.out.line(&format!(
-            "{} added, {} updated, {} removed, {} renamed, {} broken, {} unchanged, {} embedded",
-            report.added.len(),
-            report.updated.len(),
-            report.removed.len(),
-            report.renamed.len(),
-            report.broken.len(),
-            report.unchanged,
-            report.embedded
-        ));
-        if ctx.out.verbose > 0 {
-            for p in &report.added {
-                ctx.out.line(&format!("  added   {p}"));
-            }
-            for p in &report.updated {
-                ctx.out.line(&format!("  updated {p}"));
-            }
-            for p in &report.removed {
-                ctx.out.line(&format!("  removed {p}"));
-            }
-            for r in &report.renamed {
-                ctx.out.line(&format!("  renamed {} -> {}", r.from, r.to));
-            }
-        }
-    }
     Ok(ExitCode::SUCCESS)
 }

@@ -1,0 +1,46 @@
+//! `engram forget ID [--hard]`: invalidate a record, or delete its file.
+
+use std::process::ExitCode;
+
+use serde_json::json;
+
+use crate::cli::args::ForgetArgs;
+use crate::cli::context::Context;
+use crate::clock::Timestamp;
+use crate::memory::forget;
+use crate::storage::store::{NoProgress, Store};
+
+pub fn run(ctx: &Context, args: ForgetArgs, now: Timestamp) -> anyhow::Result<ExitCode> {
+    let mut store = Store::open(ctx.open_vault()?, None)?;
+    let lock = store.vault().lock()?;
+    let report = store.sync_locked(&lock, &NoProgress)?;
+    ctx.out.sync_warnings(&report);
+    let doc = store.resolve(&args.id)?;
+    if !args.hard && doc.status == "invalidated" {
+        // Nothing to change: no rewrite, so no new `updated` time and no commit.
+        drop(lock);
+        if ctx.out.json {
+            ctx.out.json(&json!({ "mutations": [] }));
+        } else if !ctx.out.quiet {
+            ctx.out
+                .line(&format!("already invalidated {} {}", doc.id, doc.path));
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mutation = forget::forget(&mut store, &lock, &args.id, args.hard, now)?;
+    drop(lock);
+    ctx.record_mutations(
+        &store,
+        "forget",
+        std::slice::from_ref(&mutation),
+        doc.session.as_deref(),
+    );
+    if ctx.out.json {
+        ctx.out.json(&json!({ "mutations": [mutation] }));
+    } else if !ctx.out.quiet {
+        let what = if args.hard { "deleted" } else { "invalidated" };
+        ctx.out
+            .line(&format!("{what} {} {}", mutation.id, mutation.path));
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,41 @@
+//! `engram prune`: noise goes, nothing is lost; prints the plan it carries out.
+
+use std::process::ExitCode;
+
+use crate::cli::args::PruneArgs;
+use crate::cli::context::Context;
+use crate::cli::plan::{print_plan, record_actions_with};
+use crate::clock::Timestamp;
+use crate::memory::maintain::prune;
+use crate::memory::scope::Scope;
+use crate::storage::store::{NoProgress, Store};
+
+pub fn run(ctx: &Context, args: PruneArgs, now: Timestamp) -> anyhow::Result<ExitCode> {
+    let mut store = Store::open(ctx.open_vault()?, None)?;
+    let lock = store.vault().lock()?;
+    let report = store.sync_locked(&lock, &NoProgress)?;
+    ctx.out.sync_warnings(&report);
+    let model = crate::models::llm::ChatModel::from_config(&store.vault().config().llm, 60.0);
+    let options = prune::Options {
+        scope: Scope {
+            user: args.user.clone(),
+            agent: args.agent.clone(),
+        },
+        dry_run: args.dry_run,
+        hard: args.hard,
+    };
+    let before: std::collections::HashMap<String, String> = store
+        .ids_by_path()
+        .map(|(p, id)| (id.to_string(), p.to_string()))
+        .collect();
+    let (actions, warnings) = prune::prune(&mut store, &lock, &options, now, model.as_ref())?;
+    drop(lock);
+    for w in &warnings {
+        ctx.out.warn(w);
+    }
+    if !args.dry_run {
+        record_actions_with(ctx, &store, "prune", &actions, None, &before);
+    }
+    print_plan(ctx, "prune", &actions, args.dry_run);
+    Ok(ExitCode::SUCCESS)
+}
