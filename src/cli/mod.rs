@@ -1,7 +1,7 @@
 //! The command line: flags (clap), dispatch, and the one place where errors
 //! become messages and exit codes (0 ok, 1 runtime failure, 2 usage, 3 vault).
 //! The flags are parsed in [`args`]; each subcommand lives in its own file; the
-//! `match` in [`run`] is the only list of commands.
+//! `match` in `run` is the only list of commands.
 
 pub mod args;
 mod capture;
