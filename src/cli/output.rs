@@ -80,6 +80,25 @@ impl Output {
         eprintln!("engram: error: {message}");
     }
 
+    /// With -v, the paths a sync added, updated, removed and renamed.
+    pub fn sync_paths(&self, report: &SyncReport) {
+        if self.verbose == 0 {
+            return;
+        }
+        for p in &report.added {
+            self.line(&format!("  added   {p}"));
+        }
+        for p in &report.updated {
+            self.line(&format!("  updated {p}"));
+        }
+        for p in &report.removed {
+            self.line(&format!("  removed {p}"));
+        }
+        for r in &report.renamed {
+            self.line(&format!("  renamed {} -> {}", r.from, r.to));
+        }
+    }
+
     /// Reports what a sync found that a person should know: broken files and
     /// warnings; with -v, what changed.
     pub fn sync_warnings(&self, report: &SyncReport) {

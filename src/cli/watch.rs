@@ -81,18 +81,5 @@ fn report(ctx: &Context, batch: &watch::Batch) {
         report.renamed.len(),
         report.embedded
     ));
-    if ctx.out.verbose > 0 {
-        for p in &report.added {
-            ctx.out.line(&format!("  added   {p}"));
-        }
-        for p in &report.updated {
-            ctx.out.line(&format!("  updated {p}"));
-        }
-        for p in &report.removed {
-            ctx.out.line(&format!("  removed {p}"));
-        }
-        for r in &report.renamed {
-            ctx.out.line(&format!("  renamed {} -> {}", r.from, r.to));
-        }
-    }
+    ctx.out.sync_paths(report);
 }

@@ -56,12 +56,8 @@ pub struct Decision {
 /// The active semantic records of a subject in a scope.
 fn subject_filter(scope: &Scope, subject: &str, now: Timestamp) -> Filter {
     Filter {
-        kinds: vec![Kind::Semantic],
-        user: scope.user.clone(),
-        agent: scope.agent.clone(),
         subject: Some(subject.to_string()),
-        validity: Validity::CurrentAt(now),
-        ..Filter::default()
+        ..scope.filter(vec![Kind::Semantic], Validity::CurrentAt(now))
     }
 }
 

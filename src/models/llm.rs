@@ -339,18 +339,9 @@ fn balanced_spans(text: &str) -> Vec<&str> {
     spans
 }
 
-/// The categories a fact may have; anything else becomes `attribute`.
-pub const CATEGORIES: [&str; 9] = [
-    "identity",
-    "profession",
-    "preference",
-    "belief",
-    "relationship",
-    "attribute",
-    "pattern",
-    "event",
-    "task",
-];
+/// The categories a fact may have (the rule engine's); anything else becomes
+/// `attribute`.
+pub use crate::models::rules::CATEGORIES;
 
 /// The durabilities a fact may have; anything else becomes `persistent`.
 pub const DURABILITIES: [&str; 4] = ["transient", "session", "persistent", "permanent"];

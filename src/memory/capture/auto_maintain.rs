@@ -4,12 +4,13 @@
 
 use crate::clock::Timestamp;
 use crate::error::Result;
+use crate::memory::capture::route;
 use crate::memory::maintain::consolidate;
 use crate::memory::maintain::plan::{self, Action};
 use crate::memory::maintain::prune;
 use crate::memory::scope::Scope;
 use crate::models::llm::ChatModel;
-use crate::storage::index::{Filter, Validity};
+use crate::storage::index::Validity;
 use crate::storage::record::Kind;
 use crate::storage::store::{NoProgress, Store};
 use crate::storage::vault::VaultLock;
@@ -35,7 +36,7 @@ pub fn after_capture(
             .resolve(&m.id)
             .ok()
             .and_then(|d| d.durability)
-            .is_some_and(|d| d == "persistent" || d == "permanent")
+            .is_some_and(|d| route::is_lasting(&d))
     });
     let last = plan::last_mark(store, &format!("consolidate:{session}"));
     if consolidate::is_due(store, scope, now, turn, last, evicted_lasting)? {
@@ -50,13 +51,9 @@ pub fn after_capture(
         done.extend(actions);
         warned.extend(warnings);
     }
-    let facts = store.index().count(&Filter {
-        kinds: vec![Kind::Semantic],
-        user: scope.user.clone(),
-        agent: scope.agent.clone(),
-        validity: Validity::CurrentAt(now),
-        ..Filter::default()
-    })?;
+    let facts = store
+        .index()
+        .count(&scope.filter(vec![Kind::Semantic], Validity::CurrentAt(now)))?;
     // Prune once the scope holds `auto_facts` facts, then again each time it has
     // gained half as many more: not on every capture of a large vault.
     let threshold = store.vault().config().prune.auto_facts;

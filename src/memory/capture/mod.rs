@@ -62,11 +62,11 @@ pub fn capture_facts(
     let mut out = CaptureOutcome::default();
     let config = store.vault().config().clone();
     let session = defaults.session.clone().unwrap_or_else(|| "default".into());
-    let turn = tick::current_turn(store, defaults, &session)? + 1;
     let scope = Scope {
         user: defaults.user.clone(),
         agent: defaults.agent.clone(),
     };
+    let turn = tick::current_turn(store, &scope, &session)? + 1;
     let mut generator = ulid::Generator::new();
     let mut facts = Vec::new();
     for text in texts {
@@ -195,7 +195,7 @@ pub fn capture_facts(
         }
     }
     if !dry_run {
-        out.evicted = tick::tick(store, defaults, &session, turn, now, &config.working)?;
+        out.evicted = tick::tick(store, &scope, &session, turn, now, &config.working)?;
         let (actions, warnings) = auto_maintain::after_capture(
             store,
             lock,

@@ -18,15 +18,10 @@ pub fn observe(
                 return facts
                     .into_iter()
                     .map(|f| {
-                        let category = rules::CATEGORIES
-                            .iter()
-                            .find(|c| **c == f.category)
-                            .copied()
-                            .unwrap_or("attribute");
-                        let durability = ["transient", "session", "persistent", "permanent"]
-                            .into_iter()
-                            .find(|d| *d == f.durability)
-                            .unwrap_or("persistent");
+                        // The client already checked both against these lists;
+                        // this takes their `'static` spelling.
+                        let category = one_of(&llm::CATEGORIES, &f.category, "attribute");
+                        let durability = one_of(&llm::DURABILITIES, &f.durability, "persistent");
                         Fact {
                             attribute: rules::classify(&f.content).and_then(|(_, a)| a),
                             content: f.content,
@@ -44,4 +39,12 @@ pub fn observe(
         }
     }
     rules::extract(text)
+}
+
+/// `value` as spelled in `list`, else `fallback`.
+fn one_of(list: &[&'static str], value: &str, fallback: &'static str) -> &'static str {
+    list.iter()
+        .copied()
+        .find(|c| *c == value)
+        .unwrap_or(fallback)
 }

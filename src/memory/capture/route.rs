@@ -33,20 +33,20 @@ fn retraction_text(content: &str) -> String {
     }
 }
 
-/// Whether a fact lasts beyond the session.
-fn lasting(fact: &Fact) -> bool {
-    matches!(fact.durability, "persistent" | "permanent")
+/// Whether a durability lasts beyond the session.
+pub fn is_lasting(durability: &str) -> bool {
+    matches!(durability, "persistent" | "permanent")
 }
 
 /// Whether a fact is reconciled into semantic memory.
 pub fn to_semantic(fact: &Fact) -> bool {
-    lasting(fact) && STABLE.contains(&fact.category)
+    is_lasting(fact.durability) && STABLE.contains(&fact.category)
 }
 
 /// Whether a fact becomes an episode: significant and lasting, or an event,
 /// and not a restatement of what semantic memory already holds.
 pub fn to_episodic(fact: &Fact, significance: f64, restated: bool) -> bool {
-    let significant = lasting(fact) && fact.importance >= significance;
+    let significant = is_lasting(fact.durability) && fact.importance >= significance;
     (significant || fact.category == "event") && !restated
 }
 

@@ -4,7 +4,7 @@
 use crate::clock::Timestamp;
 use crate::config::WorkingConfig;
 use crate::error::Result;
-use crate::memory::capture::input::CaptureDefaults;
+use crate::memory::scope::Scope;
 use crate::memory::working;
 use crate::storage::index::{Filter, Validity};
 use crate::storage::record::{Kind, Status};
@@ -12,13 +12,10 @@ use crate::storage::store::Store;
 use crate::storage::writer::{self, Mutation};
 
 /// The session's latest turn (0 for a new session).
-pub fn current_turn(store: &Store, defaults: &CaptureDefaults, session: &str) -> Result<u64> {
+pub fn current_turn(store: &Store, scope: &Scope, session: &str) -> Result<u64> {
     let filter = Filter {
-        kinds: vec![Kind::Working],
         session: Some(session.to_string()),
-        user: defaults.user.clone(),
-        agent: defaults.agent.clone(),
-        ..Filter::default()
+        ..scope.filter(vec![Kind::Working], Validity::Any)
     };
     Ok(store
         .index()
@@ -32,19 +29,15 @@ pub fn current_turn(store: &Store, defaults: &CaptureDefaults, session: &str) ->
 /// After a capture: evicts what no longer fits the session's working memory.
 pub fn tick(
     store: &mut Store,
-    defaults: &CaptureDefaults,
+    scope: &Scope,
     session: &str,
     turn: u64,
     now: Timestamp,
     config: &WorkingConfig,
 ) -> Result<Vec<Mutation>> {
     let filter = Filter {
-        kinds: vec![Kind::Working],
         session: Some(session.to_string()),
-        user: defaults.user.clone(),
-        agent: defaults.agent.clone(),
-        validity: Validity::CurrentAt(now),
-        ..Filter::default()
+        ..scope.filter(vec![Kind::Working], Validity::CurrentAt(now))
     };
     let entries = store.index().fetch_newest(&filter, 10_000)?;
     let mut changes = Vec::new();

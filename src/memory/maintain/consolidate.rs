@@ -54,21 +54,14 @@ pub struct Options {
     pub dry_run: bool,
 }
 
-fn scope_filter(scope: &Scope, kinds: Vec<Kind>, now: Timestamp) -> Filter {
-    Filter {
-        kinds,
-        user: scope.user.clone(),
-        agent: scope.agent.clone(),
-        validity: Validity::CurrentAt(now),
-        ..Filter::default()
-    }
-}
-
 /// Unconsolidated active episodes of a scope, oldest first.
 pub fn pending_episodes(store: &Store, scope: &Scope, now: Timestamp) -> Result<Vec<IndexedDoc>> {
     let mut episodes: Vec<IndexedDoc> = store
         .index()
-        .fetch_newest(&scope_filter(scope, vec![Kind::Episodic], now), 10_000)?
+        .fetch_newest(
+            &scope.filter(vec![Kind::Episodic], Validity::CurrentAt(now)),
+            10_000,
+        )?
         .into_iter()
         .filter(|d| !d.consolidated)
         .collect();
@@ -100,7 +93,7 @@ pub fn is_due(
 pub fn pending_count(store: &Store, scope: &Scope, now: Timestamp) -> Result<usize> {
     let filter = Filter {
         unconsolidated: true,
-        ..scope_filter(scope, vec![Kind::Episodic], now)
+        ..scope.filter(vec![Kind::Episodic], Validity::CurrentAt(now))
     };
     store.index().count(&filter)
 }
@@ -230,7 +223,9 @@ pub fn consolidate(
         return Ok((actions, warnings));
     }
     let facts = store.index().fetch_newest(
-        &scope_filter(&options.scope, vec![Kind::Semantic], now),
+        &options
+            .scope
+            .filter(vec![Kind::Semantic], Validity::CurrentAt(now)),
         10_000,
     )?;
     let plan = match model {
@@ -590,11 +585,8 @@ fn summarize_session(
     now: Timestamp,
 ) -> Result<Vec<Action>> {
     let filter = Filter {
-        kinds: vec![Kind::Working],
         session: Some(session.to_string()),
-        user: options.scope.user.clone(),
-        agent: options.scope.agent.clone(),
-        ..Filter::default()
+        ..options.scope.filter(vec![Kind::Working], Validity::Any)
     };
     let mut turns: Vec<IndexedDoc> = store
         .index()

@@ -22,7 +22,7 @@ use crate::memory::reconcile;
 use crate::memory::scope::Scope;
 use crate::models::llm;
 use crate::models::rules;
-use crate::storage::index::{Filter, IndexedDoc, Validity};
+use crate::storage::index::{IndexedDoc, Validity};
 use crate::storage::record::{Kind, Status};
 use crate::storage::store::{Change, Store};
 use crate::storage::vault::VaultLock;
@@ -92,13 +92,7 @@ pub fn prune(
     let mut actions = Vec::new();
     let mut warnings = Vec::new();
     let mut changes: Vec<Change> = Vec::new();
-    let scope = |kinds: Vec<Kind>, validity| Filter {
-        kinds,
-        user: options.scope.user.clone(),
-        agent: options.scope.agent.clone(),
-        validity,
-        ..Filter::default()
-    };
+    let scope = |kinds: Vec<Kind>, validity| options.scope.filter(kinds, validity);
     let mut done: HashSet<String> = HashSet::new();
     let archive = |store: &Store,
                    doc: &IndexedDoc,
