@@ -160,6 +160,8 @@ impl FilterArgs {
             tags: self.tags.clone(),
             status: None,
             unconsolidated: false,
+            exact_scope: false,
+            attribute: None,
             since: time("--since", &self.since)?,
             until: time("--until", &self.until)?,
             validity,

@@ -4,7 +4,6 @@
 
 use crate::clock::Timestamp;
 use crate::error::Result;
-use crate::storage::record::Status;
 use crate::storage::store::Store;
 use crate::storage::vault::VaultLock;
 use crate::storage::writer::{self, Mutation};
@@ -24,7 +23,7 @@ pub fn forget(
         (record, "forget --hard: file deleted")
     } else {
         let record = writer::rewrite(store, &doc, false, &mut changes, |r| {
-            r.end(Status::Invalidated, now)
+            r.invalidate("engram forget".into(), "forgotten on request".into(), now)
         })?
         .expect("a rewrite outside a dry run returns the record");
         (record, "forget: invalidated")

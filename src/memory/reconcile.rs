@@ -295,6 +295,9 @@ mod tests {
             durability: None,
             consolidated: false,
             reinforced: 0,
+            attribute: None,
+            invalidated_by: None,
+            reason: None,
         }
     }
 

@@ -29,7 +29,7 @@ use crate::error::{Error, Result};
 use crate::storage::record::{Kind, Record, Status};
 
 /// Bumped whenever the schema or analyzer changes; a mismatch forces a rebuild.
-pub const SCHEMA_VERSION: u32 = 4;
+pub const SCHEMA_VERSION: u32 = 5;
 
 const ANALYZER: &str = "engram_en";
 
@@ -221,6 +221,11 @@ pub struct Fields {
     pub durability: Field,
     pub consolidated: Field,
     pub reinforced: Field,
+    pub attribute: Field,
+    pub invalidated_by: Field,
+    pub reason: Field,
+    /// The record's exact scope, [`scope_key`] of its user and agent.
+    pub scope: Field,
 }
 
 fn build_schema() -> (Schema, Fields) {
@@ -260,6 +265,10 @@ fn build_schema() -> (Schema, Fields) {
         durability: b.add_text_field("durability", STORED),
         consolidated: b.add_u64_field("consolidated", INDEXED | STORED),
         reinforced: b.add_u64_field("reinforced", STORED),
+        attribute: b.add_text_field("attribute", exact.clone()),
+        invalidated_by: b.add_text_field("invalidated_by", STORED),
+        reason: b.add_text_field("reason", STORED),
+        scope: b.add_text_field("scope", STRING),
     };
     (b.build(), fields)
 }
@@ -274,6 +283,12 @@ fn analyzer() -> TextAnalyzer {
         ))
         .filter(Stemmer::new(Language::English))
         .build()
+}
+
+/// One term for a record's exact scope: its user and agent, either absent.
+/// Records of no user are a scope of their own, never a wildcard.
+pub fn scope_key(user: Option<&str>, agent: Option<&str>) -> String {
+    format!("u:{}\u{1f}a:{}", user.unwrap_or(""), agent.unwrap_or(""))
 }
 
 /// The key that joins a record to its row in the vector file.
@@ -311,6 +326,9 @@ pub struct IndexedDoc {
     pub durability: Option<String>,
     pub consolidated: bool,
     pub reinforced: u64,
+    pub attribute: Option<String>,
+    pub invalidated_by: Option<String>,
+    pub reason: Option<String>,
 }
 
 /// Which records a query may return. Every part runs inside the index query.
@@ -328,6 +346,11 @@ pub struct Filter {
     pub status: Option<Status>,
     /// Only episodes consolidation has not read yet.
     pub unconsolidated: bool,
+    /// `user` and `agent` name one exact scope: `None` means "no user" (or
+    /// agent), not "any". Maintenance and reconciliation read this way.
+    pub exact_scope: bool,
+    /// Only records stating this attribute.
+    pub attribute: Option<String>,
     /// Created at or after.
     pub since: Option<Timestamp>,
     /// Created at or before.
@@ -431,6 +454,9 @@ impl TextIndex {
             (f.category, &r.category),
             (f.supersedes, &r.supersedes),
             (f.superseded_by, &r.superseded_by),
+            (f.attribute, &r.attribute),
+            (f.invalidated_by, &r.invalidated_by),
+            (f.reason, &r.reason),
         ];
         for (field, value) in optional {
             if let Some(v) = value {
@@ -452,7 +478,11 @@ impl TextIndex {
         }
         // Missing bounds are stored as open ends so range filters need no special case.
         doc.add_i64(f.valid_from, r.valid_from.unwrap_or(r.created).timestamp());
-        doc.add_i64(f.valid_to, r.valid_to.map_or(i64::MAX, |t| t.timestamp()));
+        doc.add_text(f.scope, scope_key(r.user.as_deref(), r.agent.as_deref()));
+        // `status` is the truth: an active record has no end, whatever a
+        // leftover `valid_to` says (a person set it back to active by hand).
+        let valid_to = r.valid_to.filter(|_| r.status != Status::Active);
+        doc.add_i64(f.valid_to, valid_to.map_or(i64::MAX, |t| t.timestamp()));
         doc.add_i64(f.expires, r.expires.map_or(i64::MAX, |t| t.timestamp()));
         if let Some(v) = r.importance {
             doc.add_f64(f.importance, v);
@@ -507,12 +537,17 @@ impl TextIndex {
                 .collect();
             must.push(Box::new(BooleanQuery::new(any)));
         }
+        if filter.exact_scope {
+            let key = scope_key(filter.user.as_deref(), filter.agent.as_deref());
+            must.push(term(f.scope, &key));
+        }
         let exact = [
             (f.user, &filter.user),
             (f.agent, &filter.agent),
             (f.session, &filter.session),
             (f.subject, &filter.subject),
             (f.category, &filter.category),
+            (f.attribute, &filter.attribute),
         ];
         for (field, value) in exact {
             if let Some(v) = value {
@@ -758,6 +793,9 @@ impl TextIndex {
                 .get_first(f.reinforced)
                 .and_then(|v| v.as_u64())
                 .unwrap_or(0),
+            attribute: text(f.attribute),
+            invalidated_by: text(f.invalidated_by),
+            reason: text(f.reason),
         })
     }
 }

@@ -127,6 +127,9 @@ pub struct Record {
     pub updated: Option<Timestamp>,
     pub subject: Option<String>,
     pub category: Option<String>,
+    /// What the fact is a value of (`residence`, `favorite:band`, `my:door code`):
+    /// one current value per subject, attribute and scope.
+    pub attribute: Option<String>,
     pub durability: Option<String>,
     pub user: Option<String>,
     pub agent: Option<String>,
@@ -141,6 +144,10 @@ pub struct Record {
     pub expires: Option<Timestamp>,
     pub supersedes: Option<String>,
     pub superseded_by: Option<String>,
+    /// What invalidated the record: a wikilink to a record, or a command.
+    pub invalidated_by: Option<String>,
+    /// Why the record ended (or was restored), in words.
+    pub reason: Option<String>,
     pub sources: Vec<String>,
     pub tags: Vec<String>,
     pub pinned: Option<bool>,
@@ -163,11 +170,12 @@ pub struct Record {
 }
 
 /// The keys engram knows, in the order it writes them for a new record.
-pub const KNOWN_KEYS: [&str; 26] = [
+pub const KNOWN_KEYS: [&str; 29] = [
     "id",
     "kind",
     "subject",
     "category",
+    "attribute",
     "durability",
     "user",
     "agent",
@@ -184,6 +192,8 @@ pub const KNOWN_KEYS: [&str; 26] = [
     "expires",
     "supersedes",
     "superseded_by",
+    "invalidated_by",
+    "reason",
     "sources",
     "tags",
     "pinned",
@@ -220,6 +230,7 @@ impl Record {
             updated: None,
             subject: None,
             category: None,
+            attribute: None,
             durability: None,
             user: None,
             agent: None,
@@ -234,6 +245,8 @@ impl Record {
             expires: None,
             supersedes: None,
             superseded_by: None,
+            invalidated_by: None,
+            reason: None,
             sources: Vec::new(),
             tags: Vec::new(),
             pinned: None,
@@ -254,20 +267,45 @@ impl Record {
     }
 
     /// Ends the record at `now` with `status` (superseded, invalidated,
-    /// archived): it stops being valid then (an earlier end is kept) and is
-    /// marked updated. Every tier change goes through here.
-    pub fn end(&mut self, status: Status, now: Timestamp) {
+    /// archived) and why: it stops being valid then (an earlier end is kept)
+    /// and is marked updated. Every ending goes through here, so none lacks a
+    /// reason.
+    fn end(&mut self, status: Status, reason: String, now: Timestamp) {
         self.status = status;
         if self.valid_to.is_none_or(|t| t > now) {
             self.valid_to = Some(now);
         }
+        self.reason = Some(reason);
         self.updated = Some(now);
     }
 
     /// Ends the record as superseded by the record `by` links to.
-    pub fn supersede(&mut self, by: String, now: Timestamp) {
-        self.end(Status::Superseded, now);
+    pub fn supersede(&mut self, by: String, reason: String, now: Timestamp) {
+        self.end(Status::Superseded, reason, now);
         self.superseded_by = Some(by);
+    }
+
+    /// Ends the record as no longer true; `by` is a wikilink to the record
+    /// that retracted it, or the command that did.
+    pub fn invalidate(&mut self, by: String, reason: String, now: Timestamp) {
+        self.end(Status::Invalidated, reason, now);
+        self.invalidated_by = Some(by);
+    }
+
+    /// Archives the record (expired, decayed, evicted, summarised).
+    pub fn archive(&mut self, reason: String, now: Timestamp) {
+        self.end(Status::Archived, reason, now);
+    }
+
+    /// Brings an ended record back: active again from `now`, with no end and
+    /// no link to what ended it; the reason says why it came back.
+    pub fn restore(&mut self, reason: String, now: Timestamp) {
+        self.status = Status::Active;
+        self.valid_to = None;
+        self.superseded_by = None;
+        self.invalidated_by = None;
+        self.reason = Some(reason);
+        self.updated = Some(now);
     }
 
     /// A restatement: one more reinforcement, and confidence a quarter of the
@@ -373,6 +411,14 @@ impl Record {
                 "category" => {
                     record.category = Some(string_field(&value, "category").map_err(err)?)
                 }
+                "attribute" => {
+                    record.attribute = Some(string_field(&value, "attribute").map_err(err)?)
+                }
+                "invalidated_by" => {
+                    record.invalidated_by =
+                        Some(string_field(&value, "invalidated_by").map_err(err)?)
+                }
+                "reason" => record.reason = Some(string_field(&value, "reason").map_err(err)?),
                 "durability" => {
                     record.durability = Some(string_field(&value, "durability").map_err(err)?)
                 }
@@ -494,12 +540,15 @@ impl Record {
         let opt_str = [
             ("subject", &self.subject),
             ("category", &self.category),
+            ("attribute", &self.attribute),
             ("durability", &self.durability),
             ("user", &self.user),
             ("agent", &self.agent),
             ("session", &self.session),
             ("supersedes", &self.supersedes),
             ("superseded_by", &self.superseded_by),
+            ("invalidated_by", &self.invalidated_by),
+            ("reason", &self.reason),
         ];
         for (key, value) in opt_str {
             if let Some(v) = value {

@@ -30,7 +30,7 @@ use crate::memory::reconcile::{self, Op};
 use crate::memory::scope::Scope;
 use crate::models::llm::ChatModel;
 use crate::storage::naming;
-use crate::storage::record::{Kind, Status};
+use crate::storage::record::Kind;
 use crate::storage::store::Store;
 use crate::storage::vault::VaultLock;
 use crate::storage::writer::{self, Mutation};
@@ -165,20 +165,27 @@ pub fn capture_facts(
                     r.sources.extend(episode_link.clone());
                     r.supersedes = Some(naming::wikilink(&old.path));
                     r.valid_from = Some(now);
-                    let mut m = writer::write_new(store, r, dry_run, &mut changes, Some(reason))?;
+                    let mut m =
+                        writer::write_new(store, r, dry_run, &mut changes, Some(reason.clone()))?;
                     let new_link = naming::wikilink(&m.path);
                     m.op = "UPDATE";
                     m.previous = Some(
                         serde_json::json!({ "id": old.id, "content": old.content, "path": old.path }),
                     );
                     writer::rewrite(store, &old, dry_run, &mut changes, |rec| {
-                        rec.supersede(new_link.clone(), now)
+                        rec.supersede(new_link.clone(), format!("capture: {reason}"), now)
                     })?;
                     out.mutations.push(m);
                 }
                 (Op::Delete, Some(old)) => {
                     writer::rewrite(store, &old, dry_run, &mut changes, |rec| {
-                        rec.end(Status::Invalidated, now)
+                        rec.invalidate(
+                            episode_link
+                                .clone()
+                                .unwrap_or_else(|| "engram capture".into()),
+                            format!("capture: {reason}"),
+                            now,
+                        )
                     })?;
                     out.mutations.push(Mutation::of_doc("DELETE", &old, reason));
                 }

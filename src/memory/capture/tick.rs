@@ -7,7 +7,7 @@ use crate::error::Result;
 use crate::memory::scope::Scope;
 use crate::memory::working;
 use crate::storage::index::{Filter, Validity};
-use crate::storage::record::{Kind, Status};
+use crate::storage::record::Kind;
 use crate::storage::store::Store;
 use crate::storage::writer::{self, Mutation};
 
@@ -44,14 +44,14 @@ pub fn tick(
     let mut evicted = Vec::new();
     for i in working::evictions(config, &entries, turn) {
         let doc = &entries[i];
-        writer::rewrite(store, doc, false, &mut changes, |rec| {
-            rec.end(Status::Archived, now)
-        })?;
         let reason = format!(
             "working memory over capacity {}: lowest salience {:.3}",
             config.capacity,
             working::salience(config, doc, turn)
         );
+        writer::rewrite(store, doc, false, &mut changes, |rec| {
+            rec.archive(format!("evicted: {reason}"), now)
+        })?;
         evicted.push(Mutation::of_doc("EVICT", doc, reason));
     }
     store.apply(changes, false)?;

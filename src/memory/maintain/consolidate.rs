@@ -23,7 +23,7 @@ use crate::models::llm;
 use crate::models::rules::{self, Fact};
 use crate::storage::index::{Filter, IndexedDoc, Validity};
 use crate::storage::naming;
-use crate::storage::record::{Kind, Record, Status};
+use crate::storage::record::{Kind, Record};
 use crate::storage::store::{Change, Store};
 use crate::storage::vault::VaultLock;
 use crate::storage::writer;
@@ -297,8 +297,9 @@ pub fn consolidate(
                 r.supersedes = Some(naming::wikilink(&target.path));
                 let new_id = r.id.clone();
                 let written = writer::write_new(store, r, options.dry_run, &mut changes, None)?;
+                let reason = format!("consolidate: {}", step.reason);
                 writer::rewrite(store, target, options.dry_run, &mut changes, |rec| {
-                    rec.supersede(naming::wikilink(&written.path), now)
+                    rec.supersede(naming::wikilink(&written.path), reason, now)
                 })?;
                 actions.push(Action {
                     action: "update",
@@ -308,8 +309,13 @@ pub fn consolidate(
                 });
             }
             ("invalidate", Some(target)) => {
+                let by = sources
+                    .first()
+                    .cloned()
+                    .unwrap_or_else(|| "consolidate".into());
+                let reason = format!("consolidate: {}", step.reason);
                 writer::rewrite(store, target, options.dry_run, &mut changes, |rec| {
-                    rec.end(Status::Invalidated, now)
+                    rec.invalidate(by, reason, now)
                 })?;
                 actions.push(Action {
                     action: "invalidate",
@@ -662,7 +668,10 @@ fn summarize_session(
     let mut archived = Vec::new();
     for t in &turns {
         writer::rewrite(store, t, options.dry_run, &mut changes, |rec| {
-            rec.end(Status::Archived, now);
+            rec.archive(
+                format!("consolidate: summarised in session {session}'s summary"),
+                now,
+            );
             rec.meta.insert("summarized".into(), summary_id.clone());
         })?;
         archived.push(t.id.clone());

@@ -23,7 +23,7 @@ use crate::memory::scope::Scope;
 use crate::models::llm;
 use crate::models::rules;
 use crate::storage::index::{IndexedDoc, Validity};
-use crate::storage::record::{Kind, Status};
+use crate::storage::record::Kind;
 use crate::storage::store::{Change, Store};
 use crate::storage::vault::VaultLock;
 use crate::storage::writer;
@@ -97,16 +97,17 @@ pub fn prune(
     let archive = |store: &Store,
                    doc: &IndexedDoc,
                    changes: &mut Vec<Change>,
-                   status: Status,
-                   by: Option<String>|
+                   by: Option<String>,
+                   reason: &str|
      -> Result<()> {
         if options.hard && !options.dry_run {
             writer::delete(store, doc, changes)?;
             return Ok(());
         }
+        let reason = format!("prune: {reason}");
         writer::rewrite(store, doc, options.dry_run, changes, |rec| match &by {
-            Some(by) => rec.supersede(by.clone(), now),
-            None => rec.end(status, now),
+            Some(by) => rec.supersede(by.clone(), reason.clone(), now),
+            None => rec.archive(reason.clone(), now),
         })?;
         Ok(())
     };
@@ -118,7 +119,7 @@ pub fn prune(
         .iter()
         .filter(|d| d.status == "active" && d.expires.is_some_and(|e| e <= now))
     {
-        archive(store, doc, &mut changes, Status::Archived, None)?;
+        archive(store, doc, &mut changes, None, "expired (ttl)")?;
         done.insert(doc.id.clone());
         actions.push(Action {
             action: "archive",
@@ -204,8 +205,8 @@ pub fn prune(
                 store,
                 survivor,
                 &mut changes,
-                Status::Superseded,
                 Some(survivor_link.clone()),
+                "merged into a combined fact",
             )?;
             new_id
         } else {
@@ -216,8 +217,8 @@ pub fn prune(
                 store,
                 d,
                 &mut changes,
-                Status::Superseded,
                 Some(survivor_link.clone()),
+                "a duplicate, merged into the fact it repeats",
             )?;
             done.insert(d.id.clone());
         }
@@ -247,16 +248,17 @@ pub fn prune(
         if age_days > config.prune.episode_max_age_days
             && salience(&doc) < config.prune.episode_min_salience
         {
-            archive(store, &doc, &mut changes, Status::Archived, None)?;
+            let reason = format!(
+                "episode {age_days:.0} days old with salience {:.2} < {:.2}",
+                salience(&doc),
+                config.prune.episode_min_salience
+            );
+            archive(store, &doc, &mut changes, None, &reason)?;
             actions.push(Action {
                 action: "archive",
                 ids: vec![doc.id.clone()],
                 content: Some(doc.content.clone()),
-                reason: format!(
-                    "episode {age_days:.0} days old with salience {:.2} < {:.2}",
-                    salience(&doc),
-                    config.prune.episode_min_salience
-                ),
+                reason,
             });
         } else {
             kept.push(doc);
@@ -270,15 +272,16 @@ pub fn prune(
         });
         let over = kept.len() - config.episodic.cap;
         for doc in kept.iter().take(over) {
-            archive(store, doc, &mut changes, Status::Archived, None)?;
+            let reason = format!(
+                "over the cap of {} episodes: among the weakest",
+                config.episodic.cap
+            );
+            archive(store, doc, &mut changes, None, &reason)?;
             actions.push(Action {
                 action: "archive",
                 ids: vec![doc.id.clone()],
                 content: Some(doc.content.clone()),
-                reason: format!(
-                    "over the cap of {} episodes: among the weakest",
-                    config.episodic.cap
-                ),
+                reason,
             });
         }
     }
@@ -302,15 +305,16 @@ pub fn prune(
             .get(&session)
             .is_some_and(|t| now - *t > retention)
         {
-            archive(store, d, &mut changes, Status::Archived, None)?;
+            let reason = format!(
+                "session {session} idle for more than {} hours",
+                config.working.retention_hours
+            );
+            archive(store, d, &mut changes, None, &reason)?;
             actions.push(Action {
                 action: "evict",
                 ids: vec![d.id.clone()],
                 content: Some(d.content.clone()),
-                reason: format!(
-                    "session {session} idle for more than {} hours",
-                    config.working.retention_hours
-                ),
+                reason,
             });
         }
     }
