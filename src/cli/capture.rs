@@ -79,6 +79,31 @@ pub fn run(ctx: &Context, args: CaptureArgs, now: Timestamp) -> anyhow::Result<E
     Ok(ExitCode::SUCCESS)
 }
 
+/// "semantic, episode, working; supersedes \"Lives in Krakow\"; 2 older copies ended".
+fn statement_details(st: &capture::StatementOutcome) -> String {
+    let mut parts = vec![if st.tiers.is_empty() {
+        "no new file".to_string()
+    } else {
+        st.tiers.join(", ")
+    }];
+    match (st.op, &st.previous) {
+        ("UPDATE", Some(p)) => parts.push(format!("supersedes \"{p}\"")),
+        ("DELETE", Some(p)) => parts.push(format!("retracts \"{p}\"")),
+        ("NOOP", _) => parts.push("restated, reinforced".into()),
+        _ => {}
+    }
+    let others = st
+        .ended
+        .saturating_sub(usize::from(st.op == "UPDATE" || st.op == "DELETE"));
+    if others > 0 {
+        parts.push(format!(
+            "{others} other record{} ended with it",
+            if others == 1 { "" } else { "s" }
+        ));
+    }
+    parts.join("; ")
+}
+
 fn defaults(args: &CaptureArgs) -> Result<CaptureDefaults, Error> {
     if let Some(i) = args.importance.filter(|i| !(0.0..=1.0).contains(i)) {
         return Err(Error::Input(format!(
@@ -222,6 +247,7 @@ fn run_extracting(
         let mut all: Vec<crate::storage::writer::Mutation> = outcome
             .mutations
             .iter()
+            .chain(&outcome.ended)
             .chain(&outcome.evicted)
             .cloned()
             .collect();
@@ -248,6 +274,7 @@ fn run_extracting(
         };
         ctx.out.json(&json!({
             "mutations": strip(&outcome.mutations),
+            "ended": strip(&outcome.ended),
             "evicted": strip(&outcome.evicted),
             "maintenance": outcome.maintenance,
             "dry_run": args.dry_run,
@@ -259,33 +286,38 @@ fn run_extracting(
     }
     let prefix = if args.dry_run { "would " } else { "" };
     let mut text = String::new();
-    if outcome.mutations.is_empty() {
+    if outcome.statements.is_empty() {
         text.push_str("nothing to remember in that\n");
+    }
+    for st in &outcome.statements {
+        text.push_str(&format!(
+            "{prefix}{:<7} {}  ({})\n",
+            st.op,
+            st.content,
+            statement_details(st)
+        ));
+    }
+    if args.explain {
+        for m in outcome.mutations.iter().chain(&outcome.ended) {
+            text.push_str(&format!("        {:<10} {:<10} {}\n", m.op, m.kind, m.path));
+            if let Some(r) = &m.reason {
+                text.push_str(&format!("          because: {r}\n"));
+            }
+        }
+    }
+    for m in &outcome.evicted {
+        text.push_str(&format!(
+            "{prefix}{:<7} {}  (working: evicted)\n",
+            m.op, m.content
+        ));
     }
     for a in &outcome.maintenance {
         text.push_str(&format!(
-            "{:<6} {} [{}]\n",
+            "{:<7} {} [{}]\n",
             a.action,
             a.content.as_deref().unwrap_or(""),
             a.ids.join(", ")
         ));
-    }
-    for m in outcome.mutations.iter().chain(&outcome.evicted) {
-        text.push_str(&format!(
-            "{prefix}{:<6} {:<10} {}  {}\n",
-            m.op, m.kind, m.content, m.path
-        ));
-        if let Some(p) = m
-            .previous
-            .as_ref()
-            .and_then(|p| p.get("content"))
-            .and_then(|c| c.as_str())
-        {
-            text.push_str(&format!("       supersedes: {p}\n"));
-        }
-        if let Some(r) = m.reason.as_ref().filter(|_| args.explain) {
-            text.push_str(&format!("       because: {r}\n"));
-        }
     }
     ctx.out.print(&text);
     Ok(ExitCode::SUCCESS)

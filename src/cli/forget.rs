@@ -27,20 +27,17 @@ pub fn run(ctx: &Context, args: ForgetArgs, now: Timestamp) -> anyhow::Result<Ex
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let mutation = forget::forget(&mut store, &lock, &args.id, args.hard, now)?;
+    let mutations = forget::forget(&mut store, &lock, &args.id, args.hard, now)?;
     drop(lock);
-    ctx.record_mutations(
-        &store,
-        "forget",
-        std::slice::from_ref(&mutation),
-        doc.session.as_deref(),
-    );
+    ctx.record_mutations(&store, "forget", &mutations, doc.session.as_deref());
     if ctx.out.json {
-        ctx.out.json(&json!({ "mutations": [mutation] }));
+        ctx.out.json(&json!({ "mutations": mutations }));
     } else if !ctx.out.quiet {
         let what = if args.hard { "deleted" } else { "invalidated" };
-        ctx.out
-            .line(&format!("{what} {} {}", mutation.id, mutation.path));
+        for (i, m) in mutations.iter().enumerate() {
+            let copy = if i == 0 { "" } else { " (a copy)" };
+            ctx.out.line(&format!("{what} {} {}{copy}", m.id, m.path));
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -1,41 +1,57 @@
-//! Forget: invalidate one record (its file stays, with `status: invalidated` and
-//! `valid_to`), or with `hard` delete its file. Keys a person added survive; a
-//! file changed on disk since it was read is left alone.
+//! Forget: invalidate a statement (its files stay, with `status: invalidated`,
+//! `invalidated_by: engram forget` and a reason), or with `hard` delete them.
+//! The copies of the statement in other tiers of the same scope go with it
+//! (see [`crate::memory::truth`]). Keys a person added survive; a file changed
+//! on disk since it was read is left alone.
 
 use crate::clock::Timestamp;
 use crate::error::Result;
+use crate::memory::scope::Scope;
+use crate::memory::truth::{self, Ending, Statement};
 use crate::storage::store::Store;
 use crate::storage::vault::VaultLock;
-use crate::storage::writer::{self, Mutation};
+use crate::storage::writer::Mutation;
 
-/// Forgets the record `needle` names (id, id prefix or path).
+/// Forgets the record `needle` names and every active copy of its statement;
+/// the first mutation is the record named.
 pub fn forget(
     store: &mut Store,
     _lock: &VaultLock,
     needle: &str,
     hard: bool,
     now: Timestamp,
-) -> Result<Mutation> {
+) -> Result<Vec<Mutation>> {
     let doc = store.resolve(needle)?;
-    let mut changes = Vec::new();
-    let (record, reason) = if hard {
-        let record = writer::delete(store, &doc, &mut changes)?;
-        (record, "forget --hard: file deleted")
+    let scope = Scope::of(doc.user.as_deref(), doc.agent.as_deref());
+    let mut docs = vec![doc.clone()];
+    if doc.kind != "procedural" {
+        docs.extend(truth::copies(store, &scope, &Statement::of_doc(&doc), now)?);
+    }
+    let (ending, reason) = if hard {
+        (Ending::Deleted, "forget --hard: file deleted".to_string())
     } else {
-        let record = writer::rewrite(store, &doc, false, &mut changes, |r| {
-            r.invalidate("engram forget".into(), "forgotten on request".into(), now)
-        })?
-        .expect("a rewrite outside a dry run returns the record");
-        (record, "forget: invalidated")
+        (
+            Ending::Invalidated {
+                by: "engram forget".into(),
+            },
+            format!("forgotten on request (engram forget {})", doc.id),
+        )
     };
+    let mut changes = Vec::new();
+    let mut mutations = truth::retire(
+        store,
+        &docs,
+        &[],
+        &ending,
+        &reason,
+        now,
+        false,
+        &mut changes,
+    )?;
     store.apply(changes, false)?;
-    Ok(Mutation {
-        op: "DELETE",
-        id: record.id.clone(),
-        kind: record.kind.to_string(),
-        content: record.content().to_string(),
-        path: doc.path,
-        previous: None,
-        reason: Some(reason.into()),
-    })
+    // To the caller a forgotten statement is deleted (mem0's DELETE), hard or not.
+    for m in &mut mutations {
+        m.op = "DELETE";
+    }
+    Ok(mutations)
 }

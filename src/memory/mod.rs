@@ -8,7 +8,9 @@
 //! - [`maintain`]: consolidate (episodes become facts) and prune (noise goes);
 //! - [`forget`]: one record invalidated or deleted;
 //! - [`working`]: working memory's salience, decay and eviction;
-//! - [`scope`]: whose memory a record is.
+//! - [`scope`]: whose memory a record is;
+//! - [`truth`]: one truth per statement: the copies of a statement in other
+//!   tiers, and the rival values of its attribute, end with it.
 //!
 //! Every record is written through [`crate::storage::writer`].
 
@@ -18,4 +20,5 @@ pub mod maintain;
 pub mod recall;
 pub mod reconcile;
 pub mod scope;
+pub mod truth;
 pub mod working;

@@ -17,6 +17,7 @@ use crate::clock::Timestamp;
 use crate::error::Result;
 use crate::memory::recall::{self, Mode, RecallRequest};
 use crate::memory::scope::Scope;
+use crate::memory::truth::{attribute_of, value_of};
 use crate::models::llm;
 use crate::models::rules::{self, Fact};
 use crate::storage::index::{Filter, IndexedDoc, Validity};
@@ -72,10 +73,17 @@ pub fn candidates(
     let filter = subject_filter(scope, &fact.subject, now);
     let mut out: Vec<IndexedDoc> = Vec::new();
     if let Some(attr) = &fact.attribute {
+        // Records that name the attribute in their frontmatter, then facts
+        // without the key that the rules read as the same attribute.
+        let keyed = Filter {
+            attribute: Some(attr.key.clone()),
+            ..filter.clone()
+        };
+        out.extend(store.index().fetch_newest(&keyed, 500)?);
         for doc in store.index().fetch_newest(&filter, 500)? {
-            if rules::classify(&doc.content)
-                .and_then(|(_, a)| a)
-                .is_some_and(|a| a.key == attr.key)
+            if doc.attribute.is_none()
+                && out.iter().all(|d| d.id != doc.id)
+                && attribute_of(&doc).is_some_and(|a| a.key == attr.key)
             {
                 out.push(doc);
             }
@@ -133,8 +141,13 @@ pub fn similarity(store: &Store, a: &str, b: &str) -> f64 {
 
 /// The rule engine's decision.
 pub fn decide(fact: &Fact, candidates: &[(IndexedDoc, f64)]) -> Decision {
-    let attr_of = |doc: &IndexedDoc| rules::classify(&doc.content).and_then(|(_, a)| a);
-    let same_attr: Vec<&(IndexedDoc, f64)> = match &fact.attribute {
+    let attr_of = attribute_of;
+    // The fact's value is read from its text as every stored copy's is.
+    let attribute = fact.attribute.as_ref().map(|a| rules::Attribute {
+        key: a.key.clone(),
+        value: value_of(&a.key, &fact.content),
+    });
+    let same_attr: Vec<&(IndexedDoc, f64)> = match &attribute {
         Some(attr) => candidates
             .iter()
             .filter(|(d, _)| attr_of(d).is_some_and(|a| a.key == attr.key))
@@ -152,7 +165,7 @@ pub fn decide(fact: &Fact, candidates: &[(IndexedDoc, f64)]) -> Decision {
         reason,
     };
     if fact.retraction {
-        if let Some(attr) = &fact.attribute {
+        if let Some(attr) = &attribute {
             let target = same_attr
                 .iter()
                 .find(|(d, _)| attr_of(d).is_some_and(|a| a.value == attr.value))
@@ -186,7 +199,7 @@ pub fn decide(fact: &Fact, candidates: &[(IndexedDoc, f64)]) -> Decision {
             format!("rule {}: restatement of the same text", fact.rule),
         );
     }
-    if let Some(attr) = &fact.attribute {
+    if let Some(attr) = &attribute {
         if let Some(t) = same_attr
             .iter()
             .find(|(d, _)| attr_of(d).is_some_and(|a| a.value == attr.value))

@@ -133,6 +133,31 @@ const PARTNERS: [&str; 8] = [
     "spouse",
 ];
 
+/// The name of an attribute without the words that only say its value is
+/// recent: "band now" → "band", "new girlfriend" → "girlfriend", "film these
+/// days" → "film". Those words never become part of an attribute.
+pub fn attribute_name(name: &str) -> String {
+    static QUALIFIERS: OnceLock<Regex> = OnceLock::new();
+    let re = QUALIFIERS.get_or_init(|| {
+        Regex::new(r"(?i)\b(?:brand[- ]new|new|now|current|currently|latest|present|these days|nowadays|right now|at the moment|at present|still)\b").expect("valid regex")
+    });
+    re.replace_all(name, " ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The attribute key of "my <name> is …": a partner word is the partner, any
+/// other name is its own attribute.
+fn own_attribute_key(name: &str) -> String {
+    let plain = name.to_lowercase().replace('é', "e");
+    if PARTNERS.contains(&plain.as_str()) {
+        "partner".into()
+    } else {
+        format!("my:{}", norm(name))
+    }
+}
+
 fn cap(c: &Captures, name: &str) -> String {
     c.name(name)
         .map_or(String::new(), |m| m.as_str().trim().to_string())
@@ -417,7 +442,10 @@ fn rules() -> &'static [Rule] {
                 "favourite",
                 r"(?:my|our) (?:all[- ]time )?favou?rite (?P<k>[\w ]+?) (?:is|are) (?P<v>.+)",
                 |c| {
-                    let (k, v) = (cap(c, "k"), strip_tail(&cap(c, "v")));
+                    let (k, v) = (attribute_name(&cap(c, "k")), strip_tail(&cap(c, "v")));
+                    if k.is_empty() {
+                        return None;
+                    }
                     Some(draft(format!("Favorite {} is {}", k.to_lowercase(), third_person(&v)), "preference", "persistent", 0.75).attr(Attribute::new(format!("favorite:{}", norm(&k)), &v)))
                 },
             ),
@@ -526,9 +554,12 @@ fn rules() -> &'static [Rule] {
                 "attribute",
                 r"(?:my|our) (?P<k>[\w' ]{2,30}?) (?P<verb>is|are|was|has) (?P<v>.+)",
                 |c| {
-                    let (k, v) = (cap(c, "k"), strip_tail(&cap(c, "v")));
+                    let (k, v) = (attribute_name(&cap(c, "k")), strip_tail(&cap(c, "v")));
+                    if k.is_empty() {
+                        return None;
+                    }
                     let verb = cap(c, "verb").to_lowercase();
-                    Some(draft(format!("{} {verb} {}", sentence_case(&k.to_lowercase()), third_person(&v)), "attribute", "persistent", 0.6).attr(Attribute::new(format!("my:{}", norm(&k)), &v)))
+                    Some(draft(format!("{} {verb} {}", sentence_case(&k.to_lowercase()), third_person(&v)), "attribute", "persistent", 0.6).attr(Attribute::new(own_attribute_key(&k), &v)))
                 },
             ),
             r(
@@ -1274,6 +1305,26 @@ mod tests {
 
     fn contents(text: &str) -> Vec<String> {
         extract(text).into_iter().map(|f| f.content).collect()
+    }
+
+    #[test]
+    fn words_of_recency_never_become_part_of_an_attribute() {
+        assert_eq!(attribute_name("band now"), "band");
+        assert_eq!(attribute_name("new girlfriend"), "girlfriend");
+        assert_eq!(attribute_name("film these days"), "film");
+        assert_eq!(attribute_name("current gym locker code"), "gym locker code");
+        let blur = one("my favourite band now is Blur");
+        let muse = one("My favorite band is Muse.");
+        assert_eq!(blur.content, "Favorite band is Blur");
+        assert_eq!(
+            blur.attribute.as_ref().map(|a| &a.key),
+            muse.attribute.as_ref().map(|a| &a.key)
+        );
+        let sofia = one("my new girlfriend is Sofia");
+        assert_eq!(sofia.content, "Girlfriend is Sofia");
+        assert_eq!(sofia.attribute.unwrap().key, "partner");
+        let code = one("my door code is 1190");
+        assert_eq!(code.attribute.unwrap().key, "my:door code");
     }
 
     #[test]

@@ -28,7 +28,9 @@ use crate::error::Result;
 use crate::memory::maintain::plan::Action;
 use crate::memory::reconcile::{self, Op};
 use crate::memory::scope::Scope;
+use crate::memory::truth::{self, Ending, Statement};
 use crate::models::llm::ChatModel;
+use crate::storage::index::IndexedDoc;
 use crate::storage::naming;
 use crate::storage::record::Kind;
 use crate::storage::store::Store;
@@ -38,12 +40,32 @@ use crate::storage::writer::{self, Mutation};
 /// What capture with extraction did.
 #[derive(Debug, Clone, Default)]
 pub struct CaptureOutcome {
+    /// One mutation per file written for a statement (ADD, UPDATE, DELETE, NOOP).
     pub mutations: Vec<Mutation>,
+    /// Copies and rival values ended because a statement changed or was
+    /// retracted (SUPERSEDE, INVALIDATE), one per file.
+    pub ended: Vec<Mutation>,
+    /// One line's worth per statement: what happened to it, in which tiers.
+    pub statements: Vec<StatementOutcome>,
     /// Working-memory entries evicted by this capture's tick.
     pub evicted: Vec<Mutation>,
     /// What consolidate and prune did when their thresholds were met.
     pub maintenance: Vec<Action>,
     pub warnings: Vec<String>,
+}
+
+/// What one observed statement did, across the tiers it went to.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StatementOutcome {
+    /// ADD, UPDATE, DELETE or NOOP.
+    pub op: &'static str,
+    pub content: String,
+    /// Where it was written: `semantic`, `episode`, `working`.
+    pub tiers: Vec<&'static str>,
+    /// For an UPDATE, the statement it replaced; for a DELETE, the one it retracted.
+    pub previous: Option<String>,
+    /// How many records (copies and older values) ended with it.
+    pub ended: usize,
 }
 
 /// Capture with extraction: observe → reflect → route → tick. The caller holds
@@ -79,7 +101,18 @@ pub fn capture_facts(
         if let Some(i) = defaults.importance {
             fact.importance = i;
         }
+        // Every copy's value is read back from its text the same way.
+        if let Some(a) = &mut fact.attribute {
+            a.value = truth::value_of(&a.key, &fact.content);
+        }
+        let statement = Statement::new(
+            &fact.content,
+            &fact.subject,
+            fact.attribute.as_ref().map(|a| a.key.as_str()),
+        );
         let mut changes = Vec::new();
+        let mut tiers = Vec::new();
+        let mut written: Vec<String> = Vec::new();
         let shown = route::shown_text(&fact);
         let base = |kind: Kind, content: &str, generator: &mut ulid::Generator| {
             let item = CaptureItem {
@@ -92,6 +125,7 @@ pub fn capture_facts(
             let mut r = build_record(&item, defaults, naming::new_id(generator, now), now);
             r.importance = Some(fact.importance);
             r.durability = Some(fact.durability.to_string());
+            r.attribute = fact.attribute.as_ref().map(|a| a.key.clone());
             r
         };
         // Working memory: every observation, for this session.
@@ -102,13 +136,11 @@ pub fn capture_facts(
             "observed by {}: enters working memory of session {session} at turn {turn}",
             fact.rule
         );
-        out.mutations.push(writer::write_new(
-            store,
-            working,
-            dry_run,
-            &mut changes,
-            Some(working_reason),
-        )?);
+        let m = writer::write_new(store, working, dry_run, &mut changes, Some(working_reason))?;
+        let mut newest_link = naming::wikilink(&m.path);
+        written.push(m.id.clone());
+        tiers.push("working");
+        out.mutations.push(m);
         // Semantic memory: stable facts, reconciled with what is known.
         let decision = if route::to_semantic(&fact) {
             let candidates = reconcile::candidates(store, &fact, &scope, now)?;
@@ -136,9 +168,16 @@ pub fn capture_facts(
                 fact.importance, config.episodic.significance
             );
             let m = writer::write_new(store, episode, dry_run, &mut changes, Some(reason))?;
-            episode_link = Some(format!("[[{}]]", m.path.trim_end_matches(".md")));
+            episode_link = Some(naming::wikilink(&m.path));
+            newest_link = naming::wikilink(&m.path);
+            written.push(m.id.clone());
+            tiers.insert(0, "episode");
             out.mutations.push(m);
         }
+        let mut op = if fact.retraction { "NOOP" } else { "ADD" };
+        let mut previous = None;
+        // What ends with this statement: (records, how, why).
+        let mut to_end: Vec<(Vec<IndexedDoc>, Ending, String)> = Vec::new();
         if let Some(decision) = decision {
             let reason = match (&decision.target, decision.similarity) {
                 (Some(t), Some(s)) => format!(
@@ -147,18 +186,23 @@ pub fn capture_facts(
                 ),
                 _ => decision.reason.clone(),
             };
+            op = decision.op.as_str();
             match (decision.op, decision.target) {
                 (Op::Add, _) | (Op::Update, None) => {
+                    op = "ADD";
                     let mut r = base(Kind::Semantic, &fact.content, &mut generator);
                     r.sources.extend(episode_link.clone());
                     r.valid_from = Some(now);
-                    out.mutations.push(writer::write_new(
-                        store,
-                        r,
-                        dry_run,
-                        &mut changes,
-                        Some(reason),
-                    )?);
+                    let m = writer::write_new(store, r, dry_run, &mut changes, Some(reason))?;
+                    written.push(m.id.clone());
+                    let by = naming::wikilink(&m.path);
+                    to_end.push((
+                        truth::rivals(store, &scope, &statement, now)?,
+                        Ending::Superseded { by },
+                        format!("capture: '{}' is the current value", fact.content),
+                    ));
+                    tiers.insert(0, "semantic");
+                    out.mutations.push(m);
                 }
                 (Op::Update, Some(old)) => {
                     let mut r = base(Kind::Semantic, &fact.content, &mut generator);
@@ -167,35 +211,86 @@ pub fn capture_facts(
                     r.valid_from = Some(now);
                     let mut m =
                         writer::write_new(store, r, dry_run, &mut changes, Some(reason.clone()))?;
+                    written.push(m.id.clone());
                     let new_link = naming::wikilink(&m.path);
                     m.op = "UPDATE";
                     m.previous = Some(
                         serde_json::json!({ "id": old.id, "content": old.content, "path": old.path }),
                     );
-                    writer::rewrite(store, &old, dry_run, &mut changes, |rec| {
-                        rec.supersede(new_link.clone(), format!("capture: {reason}"), now)
-                    })?;
+                    previous = Some(old.content.clone());
+                    let why = format!("capture: superseded by '{}'", fact.content);
+                    let mut stale = vec![old.clone()];
+                    stale.extend(truth::copies(store, &scope, &Statement::of_doc(&old), now)?);
+                    stale.extend(truth::rivals(store, &scope, &statement, now)?);
+                    to_end.push((stale, Ending::Superseded { by: new_link }, why));
+                    tiers.insert(0, "semantic");
                     out.mutations.push(m);
                 }
                 (Op::Delete, Some(old)) => {
-                    writer::rewrite(store, &old, dry_run, &mut changes, |rec| {
-                        rec.invalidate(
-                            episode_link
-                                .clone()
-                                .unwrap_or_else(|| "engram capture".into()),
-                            format!("capture: {reason}"),
-                            now,
-                        )
-                    })?;
+                    previous = Some(old.content.clone());
+                    let mut gone = vec![old.clone()];
+                    gone.extend(truth::copies(store, &scope, &Statement::of_doc(&old), now)?);
+                    to_end.push((
+                        gone,
+                        Ending::Invalidated {
+                            by: newest_link.clone(),
+                        },
+                        format!("capture: retracted ({reason})"),
+                    ));
                     out.mutations.push(Mutation::of_doc("DELETE", &old, reason));
                 }
                 (Op::Noop, Some(old)) => {
                     writer::rewrite(store, &old, dry_run, &mut changes, |rec| rec.reinforce(now))?;
+                    tiers.insert(0, "semantic");
                     out.mutations.push(Mutation::of_doc("NOOP", &old, reason));
                 }
                 (Op::Delete | Op::Noop, None) => {}
             }
         }
+        // A retraction ends what it retracts in every tier, whether or not
+        // semantic memory held it.
+        if fact.retraction {
+            let gone = truth::copies(store, &scope, &statement, now)?;
+            if !gone.is_empty() {
+                op = "DELETE";
+                previous.get_or_insert_with(|| fact.content.clone());
+                to_end.push((
+                    gone,
+                    Ending::Invalidated {
+                        by: newest_link.clone(),
+                    },
+                    format!("capture: retracted ('{shown}')"),
+                ));
+            }
+        }
+        let mut ended = 0;
+        for (docs, ending, reason) in &to_end {
+            let keep: Vec<&str> = written.iter().map(String::as_str).collect();
+            let mut done = truth::retire(
+                store,
+                docs,
+                &keep,
+                ending,
+                reason,
+                now,
+                dry_run,
+                &mut changes,
+            )?;
+            written.extend(done.iter().map(|m| m.id.clone()));
+            ended += done.len();
+            out.ended.append(&mut done);
+        }
+        out.statements.push(StatementOutcome {
+            op,
+            content: if op == "DELETE" {
+                fact.content.clone()
+            } else {
+                shown.clone()
+            },
+            tiers,
+            previous,
+            ended,
+        });
         if !dry_run {
             let (_, warnings) = store.apply(changes, false)?;
             out.warnings.extend(warnings);
