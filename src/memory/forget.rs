@@ -38,16 +38,7 @@ pub fn forget(
         )
     };
     let mut changes = Vec::new();
-    let mut mutations = truth::retire(
-        store,
-        &docs,
-        &[],
-        &ending,
-        &reason,
-        now,
-        false,
-        &mut changes,
-    )?;
+    let mut mutations = truth::retire(store, &docs, &ending, &reason, now, false, &mut changes)?;
     store.apply(changes, false)?;
     // To the caller a forgotten statement is deleted (mem0's DELETE), hard or not.
     for m in &mut mutations {

@@ -180,12 +180,11 @@ pub enum Ending {
     Deleted,
 }
 
-/// Ends every record in `docs` (skipping `keep`, by id) the same way, with
-/// `reason`; returns one mutation per file. In a dry run nothing is written.
+/// Ends every record in `docs` (each once) the same way, with `reason`;
+/// returns one mutation per file. In a dry run nothing is written.
 pub fn retire(
     store: &Store,
     docs: &[IndexedDoc],
-    keep: &[&str],
     ending: &Ending,
     reason: &str,
     now: Timestamp,
@@ -193,7 +192,7 @@ pub fn retire(
     changes: &mut Vec<Change>,
 ) -> Result<Vec<Mutation>> {
     let mut out = Vec::new();
-    let mut seen: Vec<&str> = keep.to_vec();
+    let mut seen: Vec<&str> = Vec::new();
     for doc in docs {
         if seen.contains(&doc.id.as_str()) {
             continue;

@@ -264,18 +264,9 @@ pub fn capture_facts(
             }
         }
         let mut ended = 0;
-        for (docs, ending, reason) in &to_end {
-            let keep: Vec<&str> = written.iter().map(String::as_str).collect();
-            let mut done = truth::retire(
-                store,
-                docs,
-                &keep,
-                ending,
-                reason,
-                now,
-                dry_run,
-                &mut changes,
-            )?;
+        for (docs, ending, reason) in &mut to_end {
+            docs.retain(|d| !written.contains(&d.id));
+            let mut done = truth::retire(store, docs, ending, reason, now, dry_run, &mut changes)?;
             written.extend(done.iter().map(|m| m.id.clone()));
             ended += done.len();
             out.ended.append(&mut done);
