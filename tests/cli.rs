@@ -33,5 +33,7 @@ mod scenarios;
 mod scope;
 #[path = "cli/time.rs"]
 mod time;
+#[path = "cli/truth.rs"]
+mod truth;
 #[path = "cli/watch.rs"]
 mod watch;

@@ -169,7 +169,7 @@ fn strip_tail(value: &str) -> String {
     static TAIL: OnceLock<Regex> = OnceLock::new();
     let re = TAIL.get_or_init(|| {
         Regex::new(
-            r"(?i)\s+(?:now|right now|at the moment|currently|recently|again|anymore|any more|these days|nowadays|for now|last (?:week|month|year|summer|winter|spring|fall|autumn|weekend|night)|this (?:week|month|year|summer|winter|spring|fall|autumn|weekend)|next (?:week|month|year)|in \d{4}|since .+|a (?:few|couple of) \w+ ago|\d+ \w+ ago|yesterday|today|tonight|for (?:a|an|\d+|a few|several) \w+|because .+|so .+|which .+)$",
+            r"(?i)\s+(?:now|right now|at the moment|currently|recently|again|anymore|any more|these days|nowadays|for now|too|as well|also|last (?:week|month|year|summer|winter|spring|fall|autumn|weekend|night)|this (?:week|month|year|summer|winter|spring|fall|autumn|weekend)|next (?:week|month|year)|in \d{4}|since .+|a (?:few|couple of) \w+ ago|\d+ \w+ ago|yesterday|today|tonight|for (?:a|an|\d+|a few|several) \w+|because .+|so .+|which .+)$",
         )
         .expect("valid regex")
     });

@@ -709,13 +709,13 @@ fn the_context_block_has_facts_then_working_memory_then_episodes() {
 
 /// A chat-completions server on 127.0.0.1 that answers each request with the
 /// next canned body (status, body) and records the requests.
-struct ModelServer {
-    url: String,
-    seen: Arc<Mutex<Vec<String>>>,
+pub struct ModelServer {
+    pub url: String,
+    pub seen: Arc<Mutex<Vec<String>>>,
 }
 
 impl ModelServer {
-    fn start(answers: Vec<(u16, String)>) -> ModelServer {
+    pub fn start(answers: Vec<(u16, String)>) -> ModelServer {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let url = format!("http://{}/v1", listener.local_addr().unwrap());
         let seen = Arc::new(Mutex::new(Vec::new()));
@@ -753,7 +753,7 @@ impl ModelServer {
     }
 }
 
-fn chat_answer(content: &str) -> String {
+pub fn chat_answer(content: &str) -> String {
     serde_json::json!({"choices": [{"message": {"role": "assistant", "content": content}}]})
         .to_string()
 }
