@@ -19,6 +19,8 @@ mod exit_codes;
 mod git;
 #[path = "cli/hand_edits.rs"]
 mod hand_edits;
+#[path = "cli/ids.rs"]
+mod ids;
 #[path = "cli/init.rs"]
 mod init;
 #[path = "cli/maintenance.rs"]

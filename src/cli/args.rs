@@ -272,13 +272,19 @@ pub struct RecallArgs {
 
 #[derive(Debug, Args)]
 pub struct ShowArgs {
-    /// A record id, a unique id prefix, or a path in the vault.
+    /// The record: its id, the short id that ends its file name (c1b0ze), a
+    /// unique prefix of either, a path in the vault (.md optional), or a
+    /// wikilink ([[semantic/user/is-vegetarian-c1b0ze]]).
+    #[arg(value_name = "ID")]
     pub id: String,
 }
 
 #[derive(Debug, Args)]
 pub struct ForgetArgs {
-    /// A record id, a unique id prefix, or a path in the vault.
+    /// The record: its id, the short id that ends its file name (c1b0ze), a
+    /// unique prefix of either, a path in the vault (.md optional), or a
+    /// wikilink ([[semantic/user/is-vegetarian-c1b0ze]]).
+    #[arg(value_name = "ID")]
     pub id: String,
     /// Delete the file instead of marking it invalidated.
     #[arg(long)]
@@ -345,8 +351,11 @@ pub struct WatchArgs {
 
 #[derive(Debug, Args)]
 pub struct HistoryArgs {
-    /// A record id, a unique id prefix, or a path in the vault (also the path of
-    /// a file deleted since).
+    /// The record: its id, the short id that ends its file name (c1b0ze), a
+    /// unique prefix of either, a path in the vault (.md optional), or a
+    /// wikilink ([[semantic/user/is-vegetarian-c1b0ze]]); also the path or
+    /// wikilink of a file deleted since.
+    #[arg(value_name = "ID")]
     pub id: String,
     /// Show each version's diff.
     #[arg(short, long)]
