@@ -29,6 +29,8 @@ mod maintenance;
 mod obsidian;
 #[path = "cli/progress.rs"]
 mod progress;
+#[path = "cli/restore.rs"]
+mod restore;
 #[path = "cli/scenarios.rs"]
 mod scenarios;
 #[path = "cli/scope.rs"]

@@ -54,6 +54,8 @@ pub enum Command {
     Show(ShowArgs),
     /// Invalidate a record (--hard deletes its file).
     Forget(ForgetArgs),
+    /// Bring an ended record (superseded, invalidated, archived) back.
+    Restore(RestoreArgs),
     /// List records by filter, newest first.
     List(ListArgs),
     /// Counts per kind and status, and index health.
@@ -289,6 +291,19 @@ pub struct ForgetArgs {
     /// Delete the file instead of marking it invalidated.
     #[arg(long)]
     pub hard: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct RestoreArgs {
+    /// The record: its id, the short id that ends its file name (c1b0ze), a
+    /// unique prefix of either, a path in the vault (.md optional), or a
+    /// wikilink ([[semantic/user/is-vegetarian-c1b0ze]]).
+    #[arg(value_name = "ID")]
+    pub id: String,
+    /// Why it comes back (kept in its `reason`; default "restored by engram
+    /// restore").
+    #[arg(long, value_name = "TEXT")]
+    pub reason: Option<String>,
 }
 
 #[derive(Debug, Args)]

@@ -1,6 +1,6 @@
 //! `ID` arguments: a full id, the short id that ends the file name, a unique
 //! prefix of either, a path in the vault (with or without `.md`) or a wikilink
-//! (with or without an alias), for `show`, `forget` and `history`.
+//! (with or without an alias), for `show`, `forget`, `restore` and `history`.
 //! Ambiguous input names its candidates; a path never leads out of the vault.
 
 use crate::support::{Env, fm_str, frontmatter};
@@ -78,6 +78,31 @@ fn show_finds_a_record_by_every_id_form() {
         .args(["show", "[[semantic/user/is-vegetarian-c1b0ze|veggie]]"])
         .ok()
         .stdout_has("Is vegetarian.");
+}
+
+#[test]
+fn forget_and_restore_take_every_id_form() {
+    let env = vault_of_siblings();
+    let status = || fm_str(&frontmatter(&env.read(VEG_PATH)).0, "status");
+    for form in forms_of_veg(&env) {
+        let v = env.engram().args(["--json", "forget", &form]).ok().json();
+        assert_eq!(v["mutations"][0]["id"], VEG_ID, "forget {form}");
+        assert_eq!(status().as_deref(), Some("invalidated"), "forget {form}");
+        let v = env.engram().args(["--json", "restore", &form]).ok().json();
+        assert_eq!(v["mutations"][0]["id"], VEG_ID, "restore {form}");
+        assert_eq!(status().as_deref(), Some("active"), "restore {form}");
+    }
+    // The siblings were never touched.
+    for rel in [
+        "semantic/user/likes-tea-d4f2ha.md",
+        "semantic/user/plays-go-c1b9kk.md",
+    ] {
+        assert_eq!(
+            fm_str(&frontmatter(&env.read(rel)).0, "status").as_deref(),
+            Some("active"),
+            "{rel}"
+        );
+    }
 }
 
 #[test]
@@ -255,7 +280,7 @@ fn a_path_out_of_the_vault_is_refused() {
         "../nothing-there.md",
         "[[../../nothing-there]]",
     ] {
-        for cmd in ["show", "forget", "history"] {
+        for cmd in ["show", "forget", "restore", "history"] {
             env.engram()
                 .args([cmd, typed])
                 .run()
