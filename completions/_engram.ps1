@@ -38,6 +38,7 @@ Register-ArgumentCompleter -Native -CommandName 'engram' -ScriptBlock {
             [CompletionResult]::new('recall', 'recall', [CompletionResultType]::ParameterValue, 'Find memories: hybrid search, filtered and ranked')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print one record')
             [CompletionResult]::new('forget', 'forget', [CompletionResultType]::ParameterValue, 'Invalidate a record (--hard deletes its file)')
+            [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Bring an ended record (superseded, invalidated, archived) back')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List records by filter, newest first')
             [CompletionResult]::new('stats', 'stats', [CompletionResultType]::ParameterValue, 'Counts per kind and status, and index health')
             [CompletionResult]::new('reindex', 'reindex', [CompletionResultType]::ParameterValue, 'Rebuild the index and vectors from the files')
@@ -169,6 +170,21 @@ Register-ArgumentCompleter -Native -CommandName 'engram' -ScriptBlock {
         'engram;forget' {
             [CompletionResult]::new('--vault', '--vault', [CompletionResultType]::ParameterName, 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)')
             [CompletionResult]::new('--hard', '--hard', [CompletionResultType]::ParameterName, 'Delete the file instead of marking it invalidated')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing but results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing but results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
+            [CompletionResult]::new('--commit', '--commit', [CompletionResultType]::ParameterName, 'Commit what this command changes in the vault''s git repository (same as `git: {auto_commit: true}` in the config)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'engram;restore' {
+            [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'Why it comes back (kept in its `reason`; default "restored by engram restore")')
+            [CompletionResult]::new('--vault', '--vault', [CompletionResultType]::ParameterName, 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing but results and errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing but results and errors')
@@ -353,6 +369,7 @@ Register-ArgumentCompleter -Native -CommandName 'engram' -ScriptBlock {
             [CompletionResult]::new('recall', 'recall', [CompletionResultType]::ParameterValue, 'Find memories: hybrid search, filtered and ranked')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print one record')
             [CompletionResult]::new('forget', 'forget', [CompletionResultType]::ParameterValue, 'Invalidate a record (--hard deletes its file)')
+            [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Bring an ended record (superseded, invalidated, archived) back')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List records by filter, newest first')
             [CompletionResult]::new('stats', 'stats', [CompletionResultType]::ParameterValue, 'Counts per kind and status, and index health')
             [CompletionResult]::new('reindex', 'reindex', [CompletionResultType]::ParameterValue, 'Rebuild the index and vectors from the files')
@@ -379,6 +396,9 @@ Register-ArgumentCompleter -Native -CommandName 'engram' -ScriptBlock {
             break
         }
         'engram;help;forget' {
+            break
+        }
+        'engram;help;restore' {
             break
         }
         'engram;help;list' {

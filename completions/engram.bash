@@ -55,6 +55,9 @@ _engram() {
             engram,remember)
                 cmd="engram__subcmd__capture"
                 ;;
+            engram,restore)
+                cmd="engram__subcmd__restore"
+                ;;
             engram,show)
                 cmd="engram__subcmd__show"
                 ;;
@@ -103,6 +106,9 @@ _engram() {
             engram__subcmd__help,reindex)
                 cmd="engram__subcmd__help__subcmd__reindex"
                 ;;
+            engram__subcmd__help,restore)
+                cmd="engram__subcmd__help__subcmd__restore"
+                ;;
             engram__subcmd__help,show)
                 cmd="engram__subcmd__help__subcmd__show"
                 ;;
@@ -122,7 +128,7 @@ _engram() {
 
     case "${cmd}" in
         engram)
-            opts="-q -v -h -V --vault --json --quiet --verbose --commit --help --version init capture remember recall show forget list stats reindex sync consolidate prune doctor watch history completions help"
+            opts="-q -v -h -V --vault --json --quiet --verbose --commit --help --version init capture remember recall show forget restore list stats reindex sync consolidate prune doctor watch history completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -286,7 +292,7 @@ _engram() {
             return 0
             ;;
         engram__subcmd__help)
-            opts="init capture recall show forget list stats reindex sync consolidate prune doctor watch history completions help"
+            opts="init capture recall show forget restore list stats reindex sync consolidate prune doctor watch history completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -454,6 +460,20 @@ _engram() {
             return 0
             ;;
         engram__subcmd__help__subcmd__reindex)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        engram__subcmd__help__subcmd__restore)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -732,6 +752,28 @@ _engram() {
                 return 0
             fi
             case "${prev}" in
+                --vault)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        engram__subcmd__restore)
+            opts="-q -v -h -V --reason --vault --json --quiet --verbose --commit --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --vault)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

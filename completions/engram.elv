@@ -35,6 +35,7 @@ set edit:completion:arg-completer[engram] = {|@words|
             cand recall 'Find memories: hybrid search, filtered and ranked'
             cand show 'Print one record'
             cand forget 'Invalidate a record (--hard deletes its file)'
+            cand restore 'Bring an ended record (superseded, invalidated, archived) back'
             cand list 'List records by filter, newest first'
             cand stats 'Counts per kind and status, and index health'
             cand reindex 'Rebuild the index and vectors from the files'
@@ -160,6 +161,20 @@ set edit:completion:arg-completer[engram] = {|@words|
         &'engram;forget'= {
             cand --vault 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)'
             cand --hard 'Delete the file instead of marking it invalidated'
+            cand --json 'Print one JSON document on stdout'
+            cand -q 'Print nothing but results and errors'
+            cand --quiet 'Print nothing but results and errors'
+            cand -v 'Say more about what happens (on stderr)'
+            cand --verbose 'Say more about what happens (on stderr)'
+            cand --commit 'Commit what this command changes in the vault''s git repository (same as `git: {auto_commit: true}` in the config)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'engram;restore'= {
+            cand --reason 'Why it comes back (kept in its `reason`; default "restored by engram restore")'
+            cand --vault 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)'
             cand --json 'Print one JSON document on stdout'
             cand -q 'Print nothing but results and errors'
             cand --quiet 'Print nothing but results and errors'
@@ -333,6 +348,7 @@ set edit:completion:arg-completer[engram] = {|@words|
             cand recall 'Find memories: hybrid search, filtered and ranked'
             cand show 'Print one record'
             cand forget 'Invalidate a record (--hard deletes its file)'
+            cand restore 'Bring an ended record (superseded, invalidated, archived) back'
             cand list 'List records by filter, newest first'
             cand stats 'Counts per kind and status, and index health'
             cand reindex 'Rebuild the index and vectors from the files'
@@ -354,6 +370,8 @@ set edit:completion:arg-completer[engram] = {|@words|
         &'engram;help;show'= {
         }
         &'engram;help;forget'= {
+        }
+        &'engram;help;restore'= {
         }
         &'engram;help;list'= {
         }

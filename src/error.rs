@@ -41,8 +41,8 @@ pub enum Error {
     #[error("no record with id or path '{0}'; `engram list` shows the ids")]
     NotFound(String),
 
-    /// More than one record matches an id prefix.
-    #[error("'{prefix}' matches several records ({candidates}); give more of the id")]
+    /// More than one record matches an id prefix, a short id or a note name.
+    #[error("'{prefix}' matches several records: {candidates}; give more of the id, or the path")]
     Ambiguous { prefix: String, candidates: String },
 
     /// A model endpoint (embeddings) failed.

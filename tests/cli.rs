@@ -19,6 +19,8 @@ mod exit_codes;
 mod git;
 #[path = "cli/hand_edits.rs"]
 mod hand_edits;
+#[path = "cli/ids.rs"]
+mod ids;
 #[path = "cli/init.rs"]
 mod init;
 #[path = "cli/maintenance.rs"]
@@ -27,6 +29,8 @@ mod maintenance;
 mod obsidian;
 #[path = "cli/progress.rs"]
 mod progress;
+#[path = "cli/restore.rs"]
+mod restore;
 #[path = "cli/scenarios.rs"]
 mod scenarios;
 #[path = "cli/scope.rs"]

@@ -54,6 +54,8 @@ pub enum Command {
     Show(ShowArgs),
     /// Invalidate a record (--hard deletes its file).
     Forget(ForgetArgs),
+    /// Bring an ended record (superseded, invalidated, archived) back.
+    Restore(RestoreArgs),
     /// List records by filter, newest first.
     List(ListArgs),
     /// Counts per kind and status, and index health.
@@ -272,17 +274,36 @@ pub struct RecallArgs {
 
 #[derive(Debug, Args)]
 pub struct ShowArgs {
-    /// A record id, a unique id prefix, or a path in the vault.
+    /// The record: its id, the short id that ends its file name (c1b0ze), a
+    /// unique prefix of either, a path in the vault (.md optional), or a
+    /// wikilink ([[semantic/user/is-vegetarian-c1b0ze]]).
+    #[arg(value_name = "ID")]
     pub id: String,
 }
 
 #[derive(Debug, Args)]
 pub struct ForgetArgs {
-    /// A record id, a unique id prefix, or a path in the vault.
+    /// The record: its id, the short id that ends its file name (c1b0ze), a
+    /// unique prefix of either, a path in the vault (.md optional), or a
+    /// wikilink ([[semantic/user/is-vegetarian-c1b0ze]]).
+    #[arg(value_name = "ID")]
     pub id: String,
     /// Delete the file instead of marking it invalidated.
     #[arg(long)]
     pub hard: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct RestoreArgs {
+    /// The record: its id, the short id that ends its file name (c1b0ze), a
+    /// unique prefix of either, a path in the vault (.md optional), or a
+    /// wikilink ([[semantic/user/is-vegetarian-c1b0ze]]).
+    #[arg(value_name = "ID")]
+    pub id: String,
+    /// Why it comes back (kept in its `reason`; default "restored by engram
+    /// restore").
+    #[arg(long, value_name = "TEXT")]
+    pub reason: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -345,8 +366,11 @@ pub struct WatchArgs {
 
 #[derive(Debug, Args)]
 pub struct HistoryArgs {
-    /// A record id, a unique id prefix, or a path in the vault (also the path of
-    /// a file deleted since).
+    /// The record: its id, the short id that ends its file name (c1b0ze), a
+    /// unique prefix of either, a path in the vault (.md optional), or a
+    /// wikilink ([[semantic/user/is-vegetarian-c1b0ze]]); also the path or
+    /// wikilink of a file deleted since.
+    #[arg(value_name = "ID")]
     pub id: String,
     /// Show each version's diff.
     #[arg(short, long)]

@@ -9,13 +9,17 @@ use crate::cli::args::HistoryArgs;
 use crate::cli::context::Context;
 use crate::error::Error;
 use crate::storage::git::Repo;
+use crate::storage::naming::RecordRef;
 
 pub fn run(ctx: &Context, args: HistoryArgs) -> anyhow::Result<ExitCode> {
     let store = ctx.open_synced()?;
     let rel = match store.resolve(&args.id) {
         Ok(doc) => doc.path,
-        // A deleted record is no longer indexed: its path still has a history.
-        Err(Error::NotFound(_)) if args.id.ends_with(".md") => deleted_path(&args.id)?,
+        // A deleted record is no longer indexed: its path (or wikilink) still
+        // has a history, if it stays inside the vault.
+        Err(Error::NotFound(e)) => RecordRef::parse(&args.id)?
+            .relative_path()
+            .ok_or(Error::NotFound(e))?,
         Err(e) => return Err(e.into()),
     };
     let root = store.vault().root();
@@ -49,19 +53,4 @@ pub fn run(ctx: &Context, args: HistoryArgs) -> anyhow::Result<ExitCode> {
     }
     ctx.out.print(&text);
     Ok(ExitCode::SUCCESS)
-}
-
-/// A vault-relative path typed for a file that no longer exists; refused if it
-/// could leave the vault.
-fn deleted_path(input: &str) -> Result<String, Error> {
-    let rel = input.trim().trim_start_matches("./");
-    let safe = !rel.starts_with('/')
-        && std::path::Path::new(rel)
-            .components()
-            .all(|c| matches!(c, std::path::Component::Normal(_)));
-    if safe {
-        Ok(rel.to_string())
-    } else {
-        Err(Error::NotFound(input.to_string()))
-    }
 }

@@ -18,6 +18,7 @@ mod plan;
 mod prune;
 mod recall;
 mod reindex;
+mod restore;
 mod show;
 mod stats;
 mod sync;
@@ -73,6 +74,7 @@ fn run(ctx: &Context, command: Command) -> anyhow::Result<ExitCode> {
         Command::Recall(args) => recall::run(ctx, args, now),
         Command::Show(args) => show::run(ctx, args),
         Command::Forget(args) => forget::run(ctx, args, now),
+        Command::Restore(args) => restore::run(ctx, args, now),
         Command::List(args) => list::run(ctx, args, now),
         Command::Stats => stats::run(ctx, now),
         Command::Reindex => reindex::run(ctx),

@@ -7,6 +7,7 @@
 //! - [`recall`]: hybrid search and ranking, with [`recall::fusion`];
 //! - [`maintain`]: consolidate (episodes become facts) and prune (noise goes);
 //! - [`forget`]: one record invalidated or deleted;
+//! - [`restore`]: one ended record made active again;
 //! - [`working`]: working memory's salience, decay and eviction;
 //! - [`scope`]: whose memory a record is;
 //! - [`truth`]: one truth per statement: the copies of a statement in other
@@ -19,6 +20,7 @@ pub mod forget;
 pub mod maintain;
 pub mod recall;
 pub mod reconcile;
+pub mod restore;
 pub mod scope;
 pub mod truth;
 pub mod working;

@@ -26,10 +26,11 @@ use tantivy::{DocAddress, Index, IndexReader, IndexWriter, ReloadPolicy, Tantivy
 
 use crate::clock::{Timestamp, format_time};
 use crate::error::{Error, Result};
+use crate::storage::naming;
 use crate::storage::record::{Kind, Record, Status};
 
 /// Bumped whenever the schema or analyzer changes; a mismatch forces a rebuild.
-pub const SCHEMA_VERSION: u32 = 5;
+pub const SCHEMA_VERSION: u32 = 6;
 
 const ANALYZER: &str = "engram_en";
 
@@ -196,6 +197,9 @@ const STOPWORDS: &[&str] = &[
 pub struct Fields {
     pub path: Field,
     pub id: Field,
+    /// [`naming::short_id`] of the id: the end of the file name, found by
+    /// suffix without scanning every id.
+    pub short_id: Field,
     pub vkey: Field,
     pub content: Field,
     pub kind: Field,
@@ -240,6 +244,7 @@ fn build_schema() -> (Schema, Fields) {
     let fields = Fields {
         path: b.add_text_field("path", exact.clone()),
         id: b.add_text_field("id", exact.clone()),
+        short_id: b.add_text_field("short_id", STRING),
         vkey: b.add_u64_field("vkey", INDEXED | FAST),
         content: b.add_text_field("content", text),
         kind: b.add_text_field("kind", exact.clone()),
@@ -442,6 +447,7 @@ impl TextIndex {
         let mut doc = TantivyDocument::default();
         doc.add_text(f.path, rel);
         doc.add_text(f.id, &r.id);
+        doc.add_text(f.short_id, naming::short_id(&r.id));
         doc.add_u64(f.vkey, vector_key(&r.id));
         doc.add_text(f.content, r.content());
         doc.add_text(f.kind, r.kind.as_str());
@@ -711,16 +717,36 @@ impl TextIndex {
     /// Addresses of the documents whose id is `id`, or starts with it when
     /// `prefix` is set (at most `limit`).
     pub fn find_id(&self, id: &str, prefix: bool, limit: usize) -> Result<Vec<DocAddress>> {
+        self.find_term(self.fields.id, id, prefix, limit)
+    }
+
+    /// Addresses of the documents whose short id (the last six characters of
+    /// the id, lowercase) is `short`, or starts with it when `prefix` is set.
+    pub fn find_short_id(
+        &self,
+        short: &str,
+        prefix: bool,
+        limit: usize,
+    ) -> Result<Vec<DocAddress>> {
+        self.find_term(self.fields.short_id, short, prefix, limit)
+    }
+
+    fn find_term(
+        &self,
+        field: Field,
+        value: &str,
+        prefix: bool,
+        limit: usize,
+    ) -> Result<Vec<DocAddress>> {
         let searcher = self.reader.searcher();
-        let field = self.fields.id;
         let query: Box<dyn Query> = if prefix {
-            let lo = Term::from_field_text(field, id);
-            // Every id with this prefix sorts below prefix + U+10FFFF.
-            let hi = Term::from_field_text(field, &format!("{id}\u{10FFFF}"));
+            let lo = Term::from_field_text(field, value);
+            // Every value with this prefix sorts below prefix + U+10FFFF.
+            let hi = Term::from_field_text(field, &format!("{value}\u{10FFFF}"));
             Box::new(RangeQuery::new(Bound::Included(lo), Bound::Excluded(hi)))
         } else {
             Box::new(TermQuery::new(
-                Term::from_field_text(field, id),
+                Term::from_field_text(field, value),
                 IndexRecordOption::Basic,
             ))
         };
@@ -958,5 +984,34 @@ mod tests {
         assert_eq!(index.find_id("01ab", true, 5).unwrap().len(), 2);
         assert_eq!(index.find_id("01abd", true, 5).unwrap().len(), 1);
         assert!(index.find_id("zz", true, 5).unwrap().is_empty());
+    }
+
+    #[test]
+    fn short_ids_are_found_exactly_and_by_prefix() {
+        let (_d, index) = index_with(&[
+            ("a.md", rec("01jdq3k8v6w2m4x9t5r7c1b0ze", "x", None)),
+            ("b.md", rec("01jdq3k8v6w2m4x9t5r7c1b0zf", "y", None)),
+            ("c.md", rec("01jdq3k8v6w2m4x9t5r7d2c1aa", "z", None)),
+        ]);
+        let ids = |hits: Vec<DocAddress>| -> Vec<String> {
+            let mut ids: Vec<String> = hits
+                .into_iter()
+                .map(|a| index.fetch(a).unwrap().id)
+                .collect();
+            ids.sort();
+            ids
+        };
+        assert_eq!(
+            ids(index.find_short_id("c1b0ze", false, 5).unwrap()),
+            vec!["01jdq3k8v6w2m4x9t5r7c1b0ze"]
+        );
+        assert_eq!(index.find_short_id("c1b0z", true, 5).unwrap().len(), 2);
+        assert_eq!(
+            ids(index.find_short_id("d2c1", true, 5).unwrap()),
+            vec!["01jdq3k8v6w2m4x9t5r7d2c1aa"]
+        );
+        // A short id is the end of the id, not any part of it.
+        assert!(index.find_short_id("01jdq3", true, 5).unwrap().is_empty());
+        assert!(index.find_short_id("c1b0z", false, 5).unwrap().is_empty());
     }
 }

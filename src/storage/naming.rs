@@ -8,6 +8,7 @@
 use sha2::{Digest, Sha256};
 
 use crate::clock::Timestamp;
+use crate::error::{Error, Result};
 use crate::storage::record::Kind;
 
 const CROCKFORD: &[u8; 32] = b"0123456789abcdefghjkmnpqrstvwxyz";
@@ -118,6 +119,96 @@ pub fn wikilink(relative_path: &str) -> String {
     format!("[[{}]]", relative_path.trim_end_matches(".md"))
 }
 
+/// What a person typed to name one record (an `ID` argument), read but not yet
+/// looked up.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RecordRef {
+    /// A full id, a short id, a prefix of either, or a bare file name.
+    Key(String),
+    /// A path in the vault as typed (absolute or vault-relative, `.md` optional).
+    Path(String),
+    /// A wikilink's target: a vault-relative path or a bare note name, without
+    /// `.md`, alias or heading.
+    Link(String),
+}
+
+impl RecordRef {
+    /// Reads an `ID` argument: `[[target|alias]]` or `[[target#heading]]` is a
+    /// wikilink; text with a `/` or `\`, or ending in `.md`, is a path; anything
+    /// else is a key (an id, a short id, a prefix of either).
+    pub fn parse(input: &str) -> Result<RecordRef> {
+        let input = input.trim();
+        if input.is_empty() {
+            return Err(Error::Input(
+                "give a record: an id, a short id, a path or a [[wikilink]]".into(),
+            ));
+        }
+        if let Some(inner) = input.strip_prefix("[[") {
+            let Some(inner) = inner.strip_suffix("]]") else {
+                return Err(Error::Input(format!(
+                    "'{input}' is not a wikilink: close it with ]]"
+                )));
+            };
+            let target = inner.split('|').next().unwrap_or("");
+            let target = target.split('#').next().unwrap_or("").trim();
+            let target = strip_md(target).trim_end_matches('/');
+            if target.is_empty() {
+                return Err(Error::Input(format!(
+                    "'{input}' names no note: write [[path/to/note]]"
+                )));
+            }
+            return Ok(RecordRef::Link(target.to_string()));
+        }
+        let is_path = input.contains('/') || input.contains('\\') || has_md(input);
+        Ok(if is_path {
+            RecordRef::Path(input.to_string())
+        } else {
+            RecordRef::Key(input.to_string())
+        })
+    }
+
+    /// The vault-relative file this reference names, when it names one by path
+    /// and that path stays inside the vault (for a file that may be gone):
+    /// `None` for a key, an absolute path or one with `..`.
+    pub fn relative_path(&self) -> Option<String> {
+        let text = match self {
+            RecordRef::Key(_) => return None,
+            RecordRef::Path(p) | RecordRef::Link(p) => p.trim_start_matches("./"),
+        };
+        let safe = !text.starts_with('/')
+            && !text.contains('\\')
+            && std::path::Path::new(text)
+                .components()
+                .all(|c| matches!(c, std::path::Component::Normal(_)));
+        safe.then(|| with_md(text))
+    }
+}
+
+/// Whether a path ends in `.md` (any case).
+fn has_md(path: &str) -> bool {
+    path.len() >= 3
+        && path
+            .get(path.len() - 3..)
+            .is_some_and(|end| end.eq_ignore_ascii_case(".md"))
+}
+
+fn strip_md(path: &str) -> &str {
+    if has_md(path) {
+        &path[..path.len() - 3]
+    } else {
+        path
+    }
+}
+
+/// The path with `.md` at its end (added when missing).
+pub fn with_md(path: &str) -> String {
+    if has_md(path) {
+        path.to_string()
+    } else {
+        format!("{path}.md")
+    }
+}
+
 /// The kind a note has by where it lives: its top folder, else semantic.
 pub fn kind_from_path(relative_path: &str) -> Kind {
     let top = relative_path.split('/').next().unwrap_or("");
@@ -214,5 +305,70 @@ mod tests {
         assert_eq!(kind_from_path("episodic/2026-11/x.md"), Kind::Episodic);
         assert_eq!(kind_from_path("notes/x.md"), Kind::Semantic);
         assert_eq!(kind_from_path("x.md"), Kind::Semantic);
+    }
+
+    #[test]
+    fn record_refs_tell_keys_paths_and_wikilinks_apart() {
+        let key = |s: &str| RecordRef::Key(s.to_string());
+        let path = |s: &str| RecordRef::Path(s.to_string());
+        let link = |s: &str| RecordRef::Link(s.to_string());
+        let parse = |s: &str| RecordRef::parse(s).unwrap();
+        assert_eq!(
+            parse("01jdq3k8v6w2m4x9t5r7c1b0ze"),
+            key("01jdq3k8v6w2m4x9t5r7c1b0ze")
+        );
+        assert_eq!(parse("  c1b0ze \n"), key("c1b0ze"));
+        assert_eq!(parse("is-vegetarian-c1b0ze"), key("is-vegetarian-c1b0ze"));
+        assert_eq!(
+            parse("semantic/user/is-vegetarian-c1b0ze.md"),
+            path("semantic/user/is-vegetarian-c1b0ze.md")
+        );
+        assert_eq!(
+            parse("semantic/user/is-vegetarian-c1b0ze"),
+            path("semantic/user/is-vegetarian-c1b0ze")
+        );
+        assert_eq!(parse("note.MD"), path("note.MD"));
+        assert_eq!(parse("notes\\x"), path("notes\\x"));
+        assert_eq!(
+            parse("[[semantic/user/is-vegetarian-c1b0ze]]"),
+            link("semantic/user/is-vegetarian-c1b0ze")
+        );
+        assert_eq!(
+            parse("[[semantic/user/is-vegetarian-c1b0ze.md|veggie]]"),
+            link("semantic/user/is-vegetarian-c1b0ze")
+        );
+        assert_eq!(parse("[[ideas#Later|x]]"), link("ideas"));
+        assert_eq!(parse("[[café]]"), link("café"));
+    }
+
+    #[test]
+    fn malformed_record_refs_are_input_errors() {
+        for bad in ["", "   ", "[[]]", "[[|alias]]", "[[#heading]]", "[[open"] {
+            assert!(
+                matches!(RecordRef::parse(bad), Err(Error::Input(_))),
+                "{bad:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn record_refs_give_safe_relative_paths_only() {
+        let rel = |s: &str| RecordRef::parse(s).unwrap().relative_path();
+        assert_eq!(
+            rel("semantic/a/x-c1b0ze").as_deref(),
+            Some("semantic/a/x-c1b0ze.md")
+        );
+        assert_eq!(rel("./notes/x.md").as_deref(), Some("notes/x.md"));
+        assert_eq!(rel("[[notes/x|X]]").as_deref(), Some("notes/x.md"));
+        assert_eq!(rel("c1b0ze"), None, "a key is not a path");
+        for escaping in [
+            "../x.md",
+            "notes/../../x",
+            "/etc/passwd",
+            "[[../../x]]",
+            "a\\..\\b.md",
+        ] {
+            assert_eq!(rel(escaping), None, "{escaping}");
+        }
     }
 }

@@ -12,10 +12,12 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
+use tantivy::DocAddress;
 
 use crate::error::{Error, Result};
 use crate::models::embed::{self, Embedder};
-use crate::storage::index::{self, TextIndex};
+use crate::storage::index::{self, IndexedDoc, TextIndex};
+use crate::storage::naming::{self, RecordRef};
 use crate::storage::record::Record;
 use crate::storage::sync::{self, Checked, FileEntry, StatDiff};
 use crate::storage::vault::{self, FileStamp, Vault, VaultLock};
@@ -548,43 +550,120 @@ impl Store {
         Ok((rows.len(), warnings))
     }
 
-    /// Finds a record by exact id, unique id prefix, or vault path.
-    pub fn resolve(&self, needle: &str) -> Result<index::IndexedDoc> {
+    /// Finds the record an `ID` argument names (see [`RecordRef`]): a full id,
+    /// the short id that ends its file name, a unique prefix of either (four
+    /// characters or more), a path in the vault with or without `.md`, a
+    /// wikilink, or a note's bare file name. A path never leads outside the
+    /// vault; several matches are [`Error::Ambiguous`], naming them.
+    pub fn resolve(&self, needle: &str) -> Result<IndexedDoc> {
+        let reference = RecordRef::parse(needle)?;
         let needle = needle.trim();
-        if needle.is_empty() {
-            return Err(Error::Input("give a record id or path".into()));
-        }
+        // An exact id wins whatever it looks like: an id written by hand may
+        // hold any character.
         if let Some(addr) = self.index.find_id(needle, false, 1)?.first() {
             return self.index.fetch(*addr);
         }
-        let looks_like_id = needle.len() >= 4 && needle.chars().all(|c| c.is_ascii_alphanumeric());
-        if looks_like_id {
-            let hits = self.index.find_id(&needle.to_ascii_lowercase(), true, 6)?;
-            match hits.len() {
-                0 => {}
-                1 => return self.index.fetch(hits[0]),
-                _ => {
-                    let ids: Vec<String> = hits
-                        .iter()
-                        .take(5)
-                        .filter_map(|a| self.index.fetch(*a).ok().map(|d| d.id))
-                        .collect();
-                    return Err(Error::Ambiguous {
-                        prefix: needle.to_string(),
-                        candidates: ids.join(", "),
-                    });
+        let found = match &reference {
+            RecordRef::Key(key) => match self.find_key(key)? {
+                Some(doc) => Some(doc),
+                None => self.find_note(key)?,
+            },
+            RecordRef::Path(path) => self.find_by_path(path)?,
+            RecordRef::Link(target) => self.find_note(target)?,
+        };
+        found.ok_or_else(|| Error::NotFound(needle.to_string()))
+    }
+
+    /// A key: an id in any case, else every record whose short id is the key,
+    /// or whose id or short id starts with it.
+    fn find_key(&self, key: &str) -> Result<Option<IndexedDoc>> {
+        const MIN_PREFIX: usize = 4;
+        let lower = key.to_ascii_lowercase();
+        if let Some(addr) = self.index.find_id(&lower, false, 1)?.first() {
+            return Ok(Some(self.index.fetch(*addr)?));
+        }
+        let mut hits = self.index.find_short_id(&lower, false, CANDIDATES)?;
+        if key.chars().count() >= MIN_PREFIX {
+            hits.extend(self.index.find_id(key, true, CANDIDATES)?);
+            hits.extend(self.index.find_id(&lower, true, CANDIDATES)?);
+            hits.extend(self.index.find_short_id(&lower, true, CANDIDATES)?);
+        }
+        self.one_of(key, hits)
+    }
+
+    /// A path typed by a person (vault-relative or absolute, `.md` optional);
+    /// one that leads outside the vault is an input error.
+    fn find_by_path(&self, typed: &str) -> Result<Option<IndexedDoc>> {
+        let with_md = naming::with_md(typed);
+        let forms = if with_md == typed {
+            vec![with_md]
+        } else {
+            vec![with_md, typed.to_string()]
+        };
+        for form in forms {
+            match self.vault.resolve_user_path(&form) {
+                Ok(rel) => {
+                    if let Some(addr) = self.index.find_path(&rel)? {
+                        return Ok(Some(self.index.fetch(addr)?));
+                    }
                 }
+                Err(Error::NotFound(_)) => {}
+                Err(e) => return Err(e),
             }
         }
-        if needle.ends_with(".md") || needle.contains('/') {
-            let rel = self.vault.resolve_user_path(needle)?;
-            if let Some(addr) = self.index.find_path(&rel)? {
-                return self.index.fetch(addr);
+        Ok(None)
+    }
+
+    /// A note as a wikilink names it: a vault path without `.md`, else (for a
+    /// bare name, as Obsidian links) the one file of that name anywhere in the
+    /// vault.
+    fn find_note(&self, target: &str) -> Result<Option<IndexedDoc>> {
+        if let Some(doc) = self.find_by_path(target)? {
+            return Ok(Some(doc));
+        }
+        if target.contains('/') || target.contains('\\') {
+            return Ok(None);
+        }
+        let name = naming::with_md(target);
+        let mut hits = Vec::new();
+        for (rel, _) in self.ids_by_path() {
+            let file = rel.rsplit('/').next().unwrap_or(rel);
+            if file.eq_ignore_ascii_case(&name) {
+                hits.extend(self.index.find_path(rel)?);
             }
         }
-        Err(Error::NotFound(needle.to_string()))
+        self.one_of(target, hits)
+    }
+
+    /// The one record among `hits`, none, or an error naming the candidates.
+    fn one_of(&self, needle: &str, mut hits: Vec<DocAddress>) -> Result<Option<IndexedDoc>> {
+        hits.sort();
+        hits.dedup();
+        match hits.len() {
+            0 => Ok(None),
+            1 => Ok(Some(self.index.fetch(hits[0])?)),
+            n => {
+                let mut named: Vec<String> = hits
+                    .iter()
+                    .take(CANDIDATES - 1)
+                    .filter_map(|a| self.index.fetch(*a).ok())
+                    .map(|d| format!("{} {}", d.id, d.path))
+                    .collect();
+                named.sort();
+                if n >= CANDIDATES {
+                    named.push("…".into());
+                }
+                Err(Error::Ambiguous {
+                    prefix: needle.to_string(),
+                    candidates: named.join(", "),
+                })
+            }
+        }
     }
 }
+
+/// How many records a lookup fetches; one fewer is named when it is ambiguous.
+const CANDIDATES: usize = 6;
 
 /// Removes every derived file (index, vectors, state); the files stay.
 fn wipe_derived(vault: &Vault) -> Result<()> {

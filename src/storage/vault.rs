@@ -298,7 +298,14 @@ impl Vault {
                 self.root.display()
             ))
         };
-        let real = fs::canonicalize(&joined).map_err(|_| Error::NotFound(input.to_string()))?;
+        let Ok(real) = fs::canonicalize(&joined) else {
+            // Nothing there; still, a path that leads out is refused as such.
+            return Err(if lexically_inside(&self.root, &joined) {
+                Error::NotFound(input.to_string())
+            } else {
+                escapes()
+            });
+        };
         if !real.starts_with(&self.root) {
             return Err(escapes());
         }
@@ -405,6 +412,25 @@ impl Vault {
         }
         Ok(())
     }
+}
+
+/// Whether `path`, with `.` and `..` worked out by name alone, lies under `root`.
+fn lexically_inside(root: &Path, path: &Path) -> bool {
+    let mut parts: Vec<Component> = Vec::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if matches!(parts.last(), Some(Component::Normal(_))) {
+                    parts.pop();
+                } else {
+                    return false;
+                }
+            }
+            c => parts.push(c),
+        }
+    }
+    parts.iter().collect::<PathBuf>().starts_with(root)
 }
 
 /// Hex of the first 16 bytes of the SHA-256 of `bytes`.
@@ -531,6 +557,17 @@ mod tests {
         let outside = d.path().parent().unwrap().join("outside.md");
         fs::write(&outside, "x").unwrap();
         assert!(v.resolve_user_path("../outside.md").is_err());
+        // Refused as outside even when nothing is there.
+        for gone in ["../nothing-here.md", "a/../../nothing.md", "/nowhere/x.md"] {
+            assert!(
+                matches!(v.resolve_user_path(gone), Err(Error::Input(_))),
+                "{gone}"
+            );
+        }
+        assert!(matches!(
+            v.resolve_user_path("a/../missing.md"),
+            Err(Error::NotFound(_))
+        ));
         assert!(v.resolve_user_path(outside.to_str().unwrap()).is_err());
         let _ = fs::remove_file(outside);
     }

@@ -1,6 +1,6 @@
 //! The record writer: the one way engram creates and changes record files.
 //!
-//! Capture, consolidate, prune, forget and the working-memory tick all write
+//! Capture, consolidate, prune, forget, restore and the working-memory tick all write
 //! through here, so every write follows the same rules: a new record gets a
 //! file of its own (never over an existing one); a rewrite reads the file
 //! first and lands only if the file still holds what was read, so a record
