@@ -2,21 +2,25 @@
 //!
 //! The guard says whether a run is due (enough unconsolidated episodes, far
 //! enough apart in turns, or a lasting working entry evicted); `--force` skips
-//! it. Generation by the rules: unconsolidated episodes of one scope are grouped
-//! by similarity; a group of `pattern_min` or more becomes a pattern fact
-//! ("Runs 5k regularly") or reinforces the fact that already says it; an episode
-//! that contradicts a fact updates or invalidates it as capture does. With an
-//! LLM, one call sees the facts by subject and the episodes under temporary ids
-//! and answers new / reinforce / update / invalidate. Persisting links every
-//! fact it makes or changes to its episodes (`sources`, as wikilinks) and marks
-//! the episodes `consolidated: true`. With a session, the session's turns get an
-//! extractive summary episode that links them, and are archived.
+//! it. A run works in one scope (user, agent) at a time: the one given, else
+//! each scope of the vault in turn; nothing it reads, links or writes crosses
+//! scopes. Generation by the rules: unconsolidated episodes of the scope are
+//! grouped by similarity; a group of `pattern_min` or more becomes a pattern
+//! fact ("Runs 5k regularly") or reinforces the fact that already says it; an
+//! episode that contradicts a fact updates or invalidates it as capture does.
+//! With an LLM, one call sees the facts by subject and the episodes under
+//! temporary ids and answers new / reinforce / update / invalidate. Persisting
+//! links every fact it makes or changes to its episodes (`sources`, as
+//! wikilinks), every ending to what caused it, and marks the episodes
+//! `consolidated: true`; each action names the files it wrote. With a session,
+//! the session's turns get an extractive summary episode that links them, and
+//! are archived.
 
 use std::collections::HashMap;
 
-use crate::clock::Timestamp;
+use crate::clock::{Timestamp, format_time};
 use crate::error::Result;
-use crate::memory::maintain::plan::Action;
+use crate::memory::maintain::plan::{self, Action};
 use crate::memory::reconcile::{self, Op};
 use crate::memory::scope::Scope;
 use crate::models::llm;
@@ -49,22 +53,29 @@ fn scoped_record(
 /// What to consolidate.
 #[derive(Debug, Clone, Default)]
 pub struct Options {
-    pub scope: Scope,
+    /// The scope to consolidate (exact: no user means the records with no
+    /// user); `None`: every scope of the vault, each on its own.
+    pub scope: Option<Scope>,
     pub session: Option<String>,
     pub dry_run: bool,
+    /// A scope with fewer unconsolidated episodes than this is left alone (0:
+    /// none is). Its session turns are summarised all the same.
+    pub min_pending: usize,
+}
+
+/// The unconsolidated filter of a scope's current episodes.
+fn pending_filter(scope: &Scope, now: Timestamp) -> Filter {
+    Filter {
+        unconsolidated: true,
+        ..scope.filter(vec![Kind::Episodic], Validity::CurrentAt(now))
+    }
 }
 
 /// Unconsolidated active episodes of a scope, oldest first.
 pub fn pending_episodes(store: &Store, scope: &Scope, now: Timestamp) -> Result<Vec<IndexedDoc>> {
-    let mut episodes: Vec<IndexedDoc> = store
+    let mut episodes = store
         .index()
-        .fetch_newest(
-            &scope.filter(vec![Kind::Episodic], Validity::CurrentAt(now)),
-            10_000,
-        )?
-        .into_iter()
-        .filter(|d| !d.consolidated)
-        .collect();
+        .fetch_newest(&pending_filter(scope, now), 10_000)?;
     episodes.sort_by(|a, b| a.created.cmp(&b.created).then(a.id.cmp(&b.id)));
     Ok(episodes)
 }
@@ -91,11 +102,23 @@ pub fn is_due(
 /// How many active episodes of a scope wait for consolidation: one index
 /// count, so a guard that says no costs nothing measurable.
 pub fn pending_count(store: &Store, scope: &Scope, now: Timestamp) -> Result<usize> {
-    let filter = Filter {
-        unconsolidated: true,
-        ..scope.filter(vec![Kind::Episodic], Validity::CurrentAt(now))
-    };
-    store.index().count(&filter)
+    store.index().count(&pending_filter(scope, now))
+}
+
+/// How many episodes wait in each scope a run would work in (the one given,
+/// else every scope of the vault).
+pub fn pending_by_scope(
+    store: &Store,
+    scope: Option<&Scope>,
+    now: Timestamp,
+) -> Result<Vec<(Scope, usize)>> {
+    plan::scopes(store, scope)?
+        .into_iter()
+        .map(|s| {
+            let n = pending_count(store, &s, now)?;
+            Ok((s, n))
+        })
+        .collect()
 }
 
 /// Text of an episode without its time cues, for grouping.
@@ -200,11 +223,12 @@ fn group(store: &Store, texts: &[String], threshold: f64) -> Vec<Vec<usize>> {
 }
 
 fn link(doc: &IndexedDoc) -> String {
-    format!("[[{}]]", doc.path.trim_end_matches(".md"))
+    naming::wikilink(&doc.path)
 }
 
-/// Runs consolidation (the caller holds the lock and has synced). Returns the
-/// plan carried out (or, in a dry run, only planned) and warnings.
+/// Runs consolidation in each scope it covers (the caller holds the lock and
+/// has synced). Returns the plan carried out (or, in a dry run, only
+/// planned) and warnings.
 pub fn consolidate(
     store: &mut Store,
     lock: &VaultLock,
@@ -215,28 +239,55 @@ pub fn consolidate(
 ) -> Result<(Vec<Action>, Vec<String>)> {
     let mut actions = Vec::new();
     let mut warnings = Vec::new();
-    if let Some(session) = &options.session {
-        actions.extend(summarize_session(store, lock, options, session, now)?);
+    for scope in plan::scopes(store, options.scope.as_ref())? {
+        let (a, w) = consolidate_scope(store, lock, &scope, options, now, model, progress)?;
+        actions.extend(a);
+        warnings.extend(w);
     }
-    let episodes = pending_episodes(store, &options.scope, now)?;
-    if episodes.is_empty() {
+    Ok((actions, warnings))
+}
+
+/// Consolidation of one scope.
+fn consolidate_scope(
+    store: &mut Store,
+    lock: &VaultLock,
+    scope: &Scope,
+    options: &Options,
+    now: Timestamp,
+    model: Option<&llm::ChatModel>,
+    progress: &dyn crate::storage::store::Progress,
+) -> Result<(Vec<Action>, Vec<String>)> {
+    let mut actions = Vec::new();
+    let mut warnings = Vec::new();
+    if let Some(session) = &options.session {
+        actions.extend(summarize_session(
+            store,
+            lock,
+            scope,
+            options.dry_run,
+            session,
+            now,
+        )?);
+    }
+    let episodes = pending_episodes(store, scope, now)?;
+    if episodes.is_empty() || episodes.len() < options.min_pending {
         return Ok((actions, warnings));
     }
-    let facts = store.index().fetch_newest(
-        &options
-            .scope
-            .filter(vec![Kind::Semantic], Validity::CurrentAt(now)),
-        10_000,
-    )?;
     let plan = match model {
-        Some(m) => match plan_with_model(m, &facts, &episodes) {
-            Ok(plan) => plan,
-            Err(e) => {
-                warnings.push(format!("{e}; the rule engine consolidated instead"));
-                plan_with_rules(store, &episodes, now, &options.scope)?
+        Some(m) => {
+            let facts = store.index().fetch_newest(
+                &scope.filter(vec![Kind::Semantic], Validity::CurrentAt(now)),
+                10_000,
+            )?;
+            match plan_with_model(m, &facts, &episodes) {
+                Ok(plan) => plan,
+                Err(e) => {
+                    warnings.push(format!("{e}; the rule engine consolidated instead"));
+                    plan_with_rules(store, &episodes, now, scope)?
+                }
             }
-        },
-        None => plan_with_rules(store, &episodes, now, &options.scope)?,
+        }
+        None => plan_with_rules(store, &episodes, now, scope)?,
     };
     let mut changes = Vec::new();
     let mut generator = ulid::Generator::new();
@@ -255,7 +306,7 @@ pub fn consolidate(
                 content,
                 &subject,
                 step.category,
-                &options.scope,
+                scope,
                 now,
             );
             r.importance = Some(step.importance);
@@ -264,16 +315,20 @@ pub fn consolidate(
             r.sources = sources.clone();
             r
         };
+        let evidence = newest_evidence(&episodes, &step)
+            .map(|e| format!("episode '{}' of {}", e.content, format_time(&e.created)))
+            .unwrap_or_else(|| "no episode".into());
         match (step.action, &step.target) {
             ("new", _) => {
                 let r = new_fact(&mut generator, &step.content);
                 let id = r.id.clone();
-                writer::write_new(store, r, options.dry_run, &mut changes, None)?;
+                let written = writer::write_new(store, r, options.dry_run, &mut changes, None)?;
                 actions.push(Action {
                     action: "new",
                     ids: [vec![id], source_ids].concat(),
                     content: Some(step.content.clone()),
                     reason: step.reason.clone(),
+                    paths: vec![written.path],
                 });
             }
             ("reinforce", Some(target)) => {
@@ -290,6 +345,7 @@ pub fn consolidate(
                     ids: [vec![target.id.clone()], source_ids].concat(),
                     content: Some(target.content.clone()),
                     reason: step.reason.clone(),
+                    paths: vec![target.path.clone()],
                 });
             }
             ("update", Some(target)) => {
@@ -297,7 +353,10 @@ pub fn consolidate(
                 r.supersedes = Some(naming::wikilink(&target.path));
                 let new_id = r.id.clone();
                 let written = writer::write_new(store, r, options.dry_run, &mut changes, None)?;
-                let reason = format!("consolidate: {}", step.reason);
+                let reason = format!(
+                    "consolidate: superseded by '{}', as {evidence} says ({})",
+                    step.content, step.reason
+                );
                 writer::rewrite(store, target, options.dry_run, &mut changes, |rec| {
                     rec.supersede(naming::wikilink(&written.path), reason, now)
                 })?;
@@ -306,14 +365,18 @@ pub fn consolidate(
                     ids: [vec![new_id, target.id.clone()], source_ids].concat(),
                     content: Some(step.content.clone()),
                     reason: step.reason.clone(),
+                    paths: vec![written.path, target.path.clone()],
                 });
             }
             ("invalidate", Some(target)) => {
-                let by = sources
-                    .first()
-                    .cloned()
-                    .unwrap_or_else(|| "consolidate".into());
-                let reason = format!("consolidate: {}", step.reason);
+                // The newest episode is the record that ended it.
+                let by = newest_evidence(&episodes, &step)
+                    .map(link)
+                    .unwrap_or_else(|| "engram consolidate".into());
+                let reason = format!(
+                    "consolidate: no longer true, as {evidence} says ({})",
+                    step.reason
+                );
                 writer::rewrite(store, target, options.dry_run, &mut changes, |rec| {
                     rec.invalidate(by, reason, now)
                 })?;
@@ -322,6 +385,7 @@ pub fn consolidate(
                     ids: [vec![target.id.clone()], source_ids].concat(),
                     content: Some(target.content.clone()),
                     reason: step.reason.clone(),
+                    paths: vec![target.path.clone()],
                 });
             }
             _ => {}
@@ -336,6 +400,16 @@ pub fn consolidate(
         })?;
     }
     progress.finish();
+    actions.push(Action {
+        action: "mark",
+        ids: episodes.iter().map(|e| e.id.clone()).collect(),
+        content: None,
+        reason: format!(
+            "{} episodes read: marked consolidated, so they are not read again",
+            episodes.len()
+        ),
+        paths: episodes.iter().map(|e| e.path.clone()).collect(),
+    });
     if !options.dry_run {
         let (_, w) = store.apply(changes, false)?;
         warnings.extend(w);
@@ -355,6 +429,14 @@ struct Step {
     /// Indexes into the episodes.
     episodes: Vec<usize>,
     reason: String,
+}
+
+/// The newest episode a step rests on.
+fn newest_evidence<'a>(episodes: &'a [IndexedDoc], step: &Step) -> Option<&'a IndexedDoc> {
+    step.episodes
+        .iter()
+        .filter_map(|i| episodes.get(*i))
+        .max_by(|a, b| a.created.cmp(&b.created).then(a.id.cmp(&b.id)))
 }
 
 fn plan_with_rules(
@@ -586,13 +668,14 @@ fn plan_with_model(
 fn summarize_session(
     store: &mut Store,
     _lock: &VaultLock,
-    options: &Options,
+    scope: &Scope,
+    dry_run: bool,
     session: &str,
     now: Timestamp,
 ) -> Result<Vec<Action>> {
     let filter = Filter {
         session: Some(session.to_string()),
-        ..options.scope.filter(vec![Kind::Working], Validity::Any)
+        ..scope.filter(vec![Kind::Working], Validity::Any)
     };
     let mut turns: Vec<IndexedDoc> = store
         .index()
@@ -651,7 +734,7 @@ fn summarize_session(
         &content,
         "user",
         "event",
-        &options.scope,
+        scope,
         now,
     );
     summary.session = Some(session.to_string());
@@ -664,33 +747,39 @@ fn summarize_session(
     summary.sources = turns.iter().map(link).collect();
     let summary_id = summary.id.clone();
     let mut changes: Vec<Change> = Vec::new();
-    writer::write_new(store, summary, options.dry_run, &mut changes, None)?;
+    let written = writer::write_new(store, summary, dry_run, &mut changes, None)?;
+    let summary_link = naming::wikilink(&written.path);
     let mut archived = Vec::new();
     for t in &turns {
-        writer::rewrite(store, t, options.dry_run, &mut changes, |rec| {
+        writer::rewrite(store, t, dry_run, &mut changes, |rec| {
             rec.archive(
-                format!("consolidate: summarised in session {session}'s summary"),
+                format!(
+                    "consolidate: a turn of session {session}, kept in its summary {summary_link}"
+                ),
                 now,
             );
             rec.meta.insert("summarized".into(), summary_id.clone());
         })?;
         archived.push(t.id.clone());
     }
-    if !options.dry_run {
+    if !dry_run {
         store.apply(changes, false)?;
     }
+    let turn_paths: Vec<String> = turns.iter().map(|t| t.path.clone()).collect();
     Ok(vec![
         Action {
             action: "summarize",
             ids: [vec![summary_id], archived.clone()].concat(),
             content: Some(content),
             reason: format!("session {session}: {} turns summarised", turns.len()),
+            paths: vec![written.path],
         },
         Action {
             action: "archive",
             ids: archived,
             content: None,
             reason: format!("turns of session {session}, kept in the summary's sources"),
+            paths: turn_paths,
         },
     ])
 }
