@@ -203,6 +203,20 @@ fn two_users_are_consolidated_and_pruned_apart() {
             "Runs 5k along the river regularly"
         ]
     );
+    // The merged-away fact says into what, and why.
+    let merged_away: Vec<Value> = env
+        .recall("tea", &["--user", "alice", "--include-superseded"])
+        .into_iter()
+        .filter(|r| r["status"] == "superseded")
+        .collect();
+    assert_eq!(contents(&merged_away), vec!["Likes green tea"]);
+    let (fm, _) = frontmatter(&env.read(merged_away[0]["path"].as_str().unwrap()));
+    assert!(fm_str(&fm, "superseded_by").is_some_and(|l| l.starts_with("[[semantic/")));
+    let reason = fm_str(&fm, "reason").unwrap();
+    assert!(
+        reason.starts_with("prune: merged into 'Likes green tea with jasmine'"),
+        "{reason}"
+    );
     let bob_tea = env.recall("jasmine", &["--user", "bob"]);
     assert_eq!(bob_tea.len(), 1, "{bob_tea:?}");
     let (fm, _) = frontmatter(&env.read(bob_tea[0]["path"].as_str().unwrap()));

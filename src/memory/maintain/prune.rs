@@ -254,10 +254,7 @@ fn prune_scope(
                 d,
                 &mut changes,
                 Some(survivor_link.clone()),
-                &format!(
-                    "repeats '{}' of the same scope and subject: merged into it ({reason})",
-                    survivor.content
-                ),
+                &format!("merged into '{merged}', which it repeats ({reason})"),
             )?;
             done.insert(d.id.clone());
             paths.push(d.path.clone());
