@@ -25,6 +25,8 @@ mod ids;
 mod init;
 #[path = "cli/maintenance.rs"]
 mod maintenance;
+#[path = "cli/maintenance_truth.rs"]
+mod maintenance_truth;
 #[path = "cli/obsidian.rs"]
 mod obsidian;
 #[path = "cli/progress.rs"]

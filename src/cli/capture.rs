@@ -252,11 +252,7 @@ fn run_extracting(
             .cloned()
             .collect();
         // What consolidate and prune changed on the way belongs to this commit too.
-        all.extend(crate::cli::plan::action_mutations(
-            &store,
-            &outcome.maintenance,
-            &Default::default(),
-        ));
+        all.extend(crate::cli::plan::action_mutations(&outcome.maintenance));
         ctx.record_mutations(&store, "capture", &all, args.session.as_deref());
     }
     for w in &outcome.warnings {

@@ -17,25 +17,36 @@ pub fn run(ctx: &Context, args: ConsolidateArgs, now: Timestamp) -> anyhow::Resu
     let lock = store.vault().lock()?;
     let report = store.sync_locked(&lock, &NoProgress)?;
     ctx.out.sync_warnings(&report);
-    let scope = Scope {
-        user: args.user.clone(),
-        agent: args.agent.clone(),
-    };
-    let pending = consolidate::pending_count(&store, &scope, now)?;
+    // No --user or --agent: every scope of the vault, each on its own.
+    let scope = (args.user.is_some() || args.agent.is_some())
+        .then(|| Scope::of(args.user.as_deref(), args.agent.as_deref()));
     let min = store.vault().config().consolidate.min_episodes;
-    if !args.force && args.session.is_none() && pending < min {
-        if ctx.out.json {
-            ctx.out.json(&json!({ "actions": [], "dry_run": args.dry_run, "skipped": format!("{pending} unconsolidated episodes, fewer than {min}") }));
-        } else if !ctx.out.quiet {
-            ctx.out.line(&format!("consolidate: {pending} unconsolidated episodes, fewer than {min}; --force runs anyway"));
+    let forced = args.force || args.session.is_some();
+    if !forced {
+        let pending = consolidate::pending_by_scope(&store, scope.as_ref(), now)?;
+        let most = pending.iter().map(|(_, n)| *n).max().unwrap_or(0);
+        if most < min {
+            let what = if pending.len() > 1 {
+                format!("at most {most} unconsolidated episodes in a scope")
+            } else {
+                format!("{most} unconsolidated episodes")
+            };
+            if ctx.out.json {
+                ctx.out.json(&json!({ "actions": [], "dry_run": args.dry_run, "skipped": format!("{what}, fewer than {min}") }));
+            } else if !ctx.out.quiet {
+                ctx.out.line(&format!(
+                    "consolidate: {what}, fewer than {min}; --force runs anyway"
+                ));
+            }
+            return Ok(ExitCode::SUCCESS);
         }
-        return Ok(ExitCode::SUCCESS);
     }
     let model = crate::models::llm::ChatModel::from_config(&store.vault().config().llm, 60.0);
     let options = consolidate::Options {
         scope,
         session: args.session.clone(),
         dry_run: args.dry_run,
+        min_pending: if forced { 0 } else { min },
     };
     let (actions, warnings) = consolidate::consolidate(
         &mut store,

@@ -1,8 +1,6 @@
 //! How consolidate and prune (and the maintenance a capture runs) show their
 //! plan, and report the files it touched for git auto-commit.
 
-use std::collections::HashMap;
-
 use serde_json::json;
 
 use crate::cli::context::Context;
@@ -31,11 +29,14 @@ pub fn print_plan(ctx: &Context, what: &str, actions: &[Action], dry_run: bool) 
             .as_deref()
             .map(|c| format!(" {c:?}"))
             .unwrap_or_default();
+        // A long list (every episode a consolidation read) is cut; JSON has all.
+        let ids = match a.ids.len() {
+            n if n > 8 => format!("{}, … ({n} in all)", a.ids[..8].join(", ")),
+            _ => a.ids.join(", "),
+        };
         text.push_str(&format!(
-            "{prefix}{}{content} [{}]\n       because: {}\n",
-            a.action,
-            a.ids.join(", "),
-            a.reason
+            "{prefix}{}{content} [{ids}]\n       because: {}\n",
+            a.action, a.reason
         ));
     }
     ctx.out.print(&text);
@@ -49,52 +50,23 @@ pub fn record_actions(
     actions: &[Action],
     session: Option<&str>,
 ) {
-    let paths: HashMap<String, String> = store
-        .ids_by_path()
-        .map(|(p, id)| (id.to_string(), p.to_string()))
-        .collect();
-    record_actions_with(ctx, store, op, actions, session, &paths);
+    ctx.record_mutations(store, op, &action_mutations(actions), session);
 }
 
-/// [`record_actions`] with the paths ids had before the plan ran (for files it
-/// deleted).
-pub fn record_actions_with(
-    ctx: &Context,
-    store: &Store,
-    op: &str,
-    actions: &[Action],
-    session: Option<&str>,
-    known: &HashMap<String, String>,
-) {
-    let mutations = action_mutations(store, actions, known);
-    ctx.record_mutations(store, op, &mutations, session);
-}
-
-/// The files a plan touched, as mutations (for git auto-commit): each id's path
-/// now, or before the plan (`known`) for a file it deleted.
-pub fn action_mutations(
-    store: &Store,
-    actions: &[Action],
-    known: &HashMap<String, String>,
-) -> Vec<Mutation> {
-    let now_paths: HashMap<String, String> = store
-        .ids_by_path()
-        .map(|(p, id)| (id.to_string(), p.to_string()))
-        .collect();
+/// The files a plan touched (every path its actions name, written, rewritten
+/// or deleted), as mutations for git auto-commit.
+pub fn action_mutations(actions: &[Action]) -> Vec<Mutation> {
     actions
         .iter()
         .flat_map(|a| {
-            a.ids.iter().filter_map(|id| {
-                let path = now_paths.get(id).or_else(|| known.get(id))?;
-                Some(Mutation {
-                    op: a.action,
-                    id: id.clone(),
-                    kind: String::new(),
-                    content: a.content.clone().unwrap_or_default(),
-                    path: path.clone(),
-                    previous: None,
-                    reason: None,
-                })
+            a.paths.iter().map(|path| Mutation {
+                op: a.action,
+                id: String::new(),
+                kind: String::new(),
+                content: a.content.clone().unwrap_or_default(),
+                path: path.clone(),
+                previous: None,
+                reason: None,
             })
         })
         .collect()

@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 use crate::cli::args::PruneArgs;
 use crate::cli::context::Context;
-use crate::cli::plan::{print_plan, record_actions_with};
+use crate::cli::plan::{print_plan, record_actions};
 use crate::clock::Timestamp;
 use crate::memory::maintain::prune;
 use crate::memory::scope::Scope;
@@ -17,24 +17,19 @@ pub fn run(ctx: &Context, args: PruneArgs, now: Timestamp) -> anyhow::Result<Exi
     ctx.out.sync_warnings(&report);
     let model = crate::models::llm::ChatModel::from_config(&store.vault().config().llm, 60.0);
     let options = prune::Options {
-        scope: Scope {
-            user: args.user.clone(),
-            agent: args.agent.clone(),
-        },
+        // No --user or --agent: every scope of the vault, each on its own.
+        scope: (args.user.is_some() || args.agent.is_some())
+            .then(|| Scope::of(args.user.as_deref(), args.agent.as_deref())),
         dry_run: args.dry_run,
         hard: args.hard,
     };
-    let before: std::collections::HashMap<String, String> = store
-        .ids_by_path()
-        .map(|(p, id)| (id.to_string(), p.to_string()))
-        .collect();
     let (actions, warnings) = prune::prune(&mut store, &lock, &options, now, model.as_ref())?;
     drop(lock);
     for w in &warnings {
         ctx.out.warn(w);
     }
     if !args.dry_run {
-        record_actions_with(ctx, &store, "prune", &actions, None, &before);
+        record_actions(ctx, &store, "prune", &actions, None);
     }
     print_plan(ctx, "prune", &actions, args.dry_run);
     Ok(ExitCode::SUCCESS)

@@ -296,6 +296,16 @@ pub fn scope_key(user: Option<&str>, agent: Option<&str>) -> String {
     format!("u:{}\u{1f}a:{}", user.unwrap_or(""), agent.unwrap_or(""))
 }
 
+/// The user and agent a [`scope_key`] names (`None` for an absent one).
+pub fn parse_scope_key(key: &str) -> Option<(Option<String>, Option<String>)> {
+    let (user, agent) = key.split_once('\u{1f}')?;
+    let part = |p: &str| (!p.is_empty()).then(|| p.to_string());
+    Some((
+        part(user.strip_prefix("u:")?),
+        part(agent.strip_prefix("a:")?),
+    ))
+}
+
 /// The key that joins a record to its row in the vector file.
 pub fn vector_key(id: &str) -> u64 {
     use sha2::{Digest, Sha256};
@@ -664,6 +674,39 @@ impl TextIndex {
             .collect()
     }
 
+    /// Every scope (user, agent) some live record belongs to, sorted: a walk
+    /// of the `scope` terms of each segment, each checked for a live document
+    /// (a term outlives its deleted documents until segments merge). No
+    /// stored document is read.
+    pub fn scopes(&self) -> Result<Vec<(Option<String>, Option<String>)>> {
+        let searcher = self.reader.searcher();
+        let mut keys = std::collections::BTreeSet::new();
+        for segment in searcher.segment_readers() {
+            let terms = segment.inverted_index(self.fields.scope)?;
+            let mut stream = terms
+                .terms()
+                .stream()
+                .map_err(tantivy::TantivyError::from)?;
+            while stream.advance() {
+                if let Ok(key) = std::str::from_utf8(stream.key()) {
+                    keys.insert(key.to_string());
+                }
+            }
+        }
+        let mut scopes = Vec::new();
+        for key in keys {
+            let query = TermQuery::new(
+                Term::from_field_text(self.fields.scope, &key),
+                IndexRecordOption::Basic,
+            );
+            if searcher.search(&query, &Count)? > 0 {
+                scopes.extend(parse_scope_key(&key));
+            }
+        }
+        scopes.sort();
+        Ok(scopes)
+    }
+
     /// The vector keys of every document matching the filter, with their address.
     pub fn vector_keys(&self, filter: &Filter) -> Result<HashMap<u64, DocAddress>> {
         let searcher = self.reader.searcher();
@@ -972,6 +1015,52 @@ mod tests {
         };
         assert_eq!(index.count(&filter).unwrap(), 1);
         assert_eq!(index.count(&Filter::default()).unwrap(), 2);
+    }
+
+    #[test]
+    fn scope_keys_read_back() {
+        for (user, agent) in [
+            (None, None),
+            (Some("alice"), None),
+            (None, Some("coder")),
+            (Some("bob"), Some("coder")),
+        ] {
+            assert_eq!(
+                parse_scope_key(&scope_key(user, agent)),
+                Some((user.map(str::to_string), agent.map(str::to_string)))
+            );
+        }
+        assert_eq!(parse_scope_key("garbage"), None);
+    }
+
+    #[test]
+    fn scopes_are_the_distinct_live_user_agent_pairs() {
+        let mut coder = rec("c", "Prefers tabs", Some("bob"));
+        coder.agent = Some("coder".into());
+        let (_d, index) = index_with(&[
+            ("a.md", rec("a", "Likes green tea", Some("alice"))),
+            ("a2.md", rec("a2", "Likes jasmine tea", Some("alice"))),
+            ("b.md", rec("b", "Likes black tea", Some("bob"))),
+            ("c.md", coder),
+            ("n.md", rec("n", "A note", None)),
+        ]);
+        let pair =
+            |u: Option<&str>, a: Option<&str>| (u.map(str::to_string), a.map(str::to_string));
+        assert_eq!(
+            index.scopes().unwrap(),
+            vec![
+                pair(None, None),
+                pair(Some("alice"), None),
+                pair(Some("bob"), None),
+                pair(Some("bob"), Some("coder")),
+            ]
+        );
+        // A scope whose last record is gone is gone, though its term lingers.
+        let mut w = index.writer().unwrap();
+        index.remove(&w, "b.md");
+        w.commit().unwrap();
+        index.reload().unwrap();
+        assert!(!index.scopes().unwrap().contains(&pair(Some("bob"), None)));
     }
 
     #[test]

@@ -16,8 +16,9 @@ use crate::storage::store::{NoProgress, Store};
 use crate::storage::vault::VaultLock;
 use crate::storage::writer::Mutation;
 
-/// Runs consolidate and prune for the capture's scope when they are due, and
-/// returns what they did with their warnings.
+/// Runs consolidate and prune for the capture's scope (only that scope) when
+/// they are due, and returns what they did with their warnings; each action
+/// names the files it wrote, for the capture's git commit.
 #[allow(clippy::too_many_arguments)]
 pub fn after_capture(
     store: &mut Store,
@@ -38,16 +39,19 @@ pub fn after_capture(
             .and_then(|d| d.durability)
             .is_some_and(|d| route::is_lasting(&d))
     });
-    let last = plan::last_mark(store, &format!("consolidate:{session}"));
+    // A session's turns are counted per scope: so is the mark.
+    let mark = format!("consolidate:{}:{session}", plan::scope_mark(scope));
+    let last = plan::last_mark(store, &mark);
     if consolidate::is_due(store, scope, now, turn, last, evicted_lasting)? {
         let options = consolidate::Options {
-            scope: scope.clone(),
+            scope: Some(scope.clone()),
             session: None,
             dry_run: false,
+            min_pending: 0,
         };
         let (actions, warnings) =
             consolidate::consolidate(store, lock, &options, now, model, &NoProgress)?;
-        plan::set_mark(store, &format!("consolidate:{session}"), turn)?;
+        plan::set_mark(store, &mark, turn)?;
         done.extend(actions);
         warned.extend(warnings);
     }
@@ -57,15 +61,11 @@ pub fn after_capture(
     // Prune once the scope holds `auto_facts` facts, then again each time it has
     // gained half as many more: not on every capture of a large vault.
     let threshold = store.vault().config().prune.auto_facts;
-    let key = format!(
-        "prune:{}:{}",
-        scope.user.as_deref().unwrap_or(""),
-        scope.agent.as_deref().unwrap_or("")
-    );
+    let key = format!("prune:{}", plan::scope_mark(scope));
     let last = plan::last_mark(store, &key) as usize;
     if facts >= threshold && (last == 0 || facts >= last + (threshold / 2).max(1)) {
         let options = prune::Options {
-            scope: scope.clone(),
+            scope: Some(scope.clone()),
             dry_run: false,
             hard: false,
         };

@@ -1,29 +1,44 @@
-//! Consolidate: episodes become facts (guard → generate → persist).
+//! Consolidate: episodes become facts (guard → generate → vet → persist).
 //!
 //! The guard says whether a run is due (enough unconsolidated episodes, far
 //! enough apart in turns, or a lasting working entry evicted); `--force` skips
-//! it. Generation by the rules: unconsolidated episodes of one scope are grouped
-//! by similarity; a group of `pattern_min` or more becomes a pattern fact
-//! ("Runs 5k regularly") or reinforces the fact that already says it; an episode
-//! that contradicts a fact updates or invalidates it as capture does. With an
-//! LLM, one call sees the facts by subject and the episodes under temporary ids
-//! and answers new / reinforce / update / invalidate. Persisting links every
-//! fact it makes or changes to its episodes (`sources`, as wikilinks) and marks
-//! the episodes `consolidated: true`. With a session, the session's turns get an
-//! extractive summary episode that links them, and are archived.
+//! it. A run works in one scope (user, agent) at a time: the one given, else
+//! each scope of the vault in turn; nothing it reads, links or writes crosses
+//! scopes.
+//!
+//! Generation by the rules: unconsolidated episodes of the scope that state no
+//! attribute (where someone lives or works is a state, not a habit) are grouped
+//! by similarity; a group of `pattern_min` or more that contradict nothing
+//! among themselves becomes a pattern fact ("Runs 5k regularly", see
+//! [`pattern`]) or reinforces the fact that already says it; an episode that
+//! contradicts a fact updates or invalidates it as capture does. With an LLM,
+//! one call sees the facts by subject and the episodes under temporary ids and
+//! answers new / reinforce / update / invalidate.
+//!
+//! Vetting keeps the truth: a fact is ended (updated, invalidated) only by an
+//! episode newer than the fact (its `valid_from`, else `created`); a new fact
+//! never brings back a value that was superseded or invalidated after its
+//! episodes, nor contradicts the current value of its attribute.
+//!
+//! Persisting links every fact it makes or changes to its episodes (`sources`,
+//! as wikilinks), every ending to what caused it, and marks the episodes
+//! `consolidated: true`; each action names the files it wrote. With a session,
+//! the session's turns get an extractive summary episode that links them, and
+//! are archived.
 
 use std::collections::HashMap;
 
-use crate::clock::Timestamp;
+use crate::clock::{Timestamp, format_time};
 use crate::error::Result;
-use crate::memory::maintain::plan::Action;
+use crate::memory::maintain::pattern::{self, without_time};
+use crate::memory::maintain::plan::{self, Action};
 use crate::memory::reconcile::{self, Op};
 use crate::memory::scope::Scope;
 use crate::models::llm;
 use crate::models::rules::{self, Fact};
 use crate::storage::index::{Filter, IndexedDoc, Validity};
 use crate::storage::naming;
-use crate::storage::record::{Kind, Record};
+use crate::storage::record::{Kind, Record, Status};
 use crate::storage::store::{Change, Store};
 use crate::storage::vault::VaultLock;
 use crate::storage::writer;
@@ -49,22 +64,29 @@ fn scoped_record(
 /// What to consolidate.
 #[derive(Debug, Clone, Default)]
 pub struct Options {
-    pub scope: Scope,
+    /// The scope to consolidate (exact: no user means the records with no
+    /// user); `None`: every scope of the vault, each on its own.
+    pub scope: Option<Scope>,
     pub session: Option<String>,
     pub dry_run: bool,
+    /// A scope with fewer unconsolidated episodes than this is left alone (0:
+    /// none is). Its session turns are summarised all the same.
+    pub min_pending: usize,
+}
+
+/// The unconsolidated filter of a scope's current episodes.
+fn pending_filter(scope: &Scope, now: Timestamp) -> Filter {
+    Filter {
+        unconsolidated: true,
+        ..scope.filter(vec![Kind::Episodic], Validity::CurrentAt(now))
+    }
 }
 
 /// Unconsolidated active episodes of a scope, oldest first.
 pub fn pending_episodes(store: &Store, scope: &Scope, now: Timestamp) -> Result<Vec<IndexedDoc>> {
-    let mut episodes: Vec<IndexedDoc> = store
+    let mut episodes = store
         .index()
-        .fetch_newest(
-            &scope.filter(vec![Kind::Episodic], Validity::CurrentAt(now)),
-            10_000,
-        )?
-        .into_iter()
-        .filter(|d| !d.consolidated)
-        .collect();
+        .fetch_newest(&pending_filter(scope, now), 10_000)?;
     episodes.sort_by(|a, b| a.created.cmp(&b.created).then(a.id.cmp(&b.id)));
     Ok(episodes)
 }
@@ -91,93 +113,23 @@ pub fn is_due(
 /// How many active episodes of a scope wait for consolidation: one index
 /// count, so a guard that says no costs nothing measurable.
 pub fn pending_count(store: &Store, scope: &Scope, now: Timestamp) -> Result<usize> {
-    let filter = Filter {
-        unconsolidated: true,
-        ..scope.filter(vec![Kind::Episodic], Validity::CurrentAt(now))
-    };
-    store.index().count(&filter)
+    store.index().count(&pending_filter(scope, now))
 }
 
-/// Text of an episode without its time cues, for grouping.
-fn without_time(content: &str) -> String {
-    let mut s = content.to_string();
-    if let Some(i) = s.rfind(" (").filter(|_| s.ends_with(')')) {
-        s.truncate(i);
-    }
-    s
-}
-
-/// The present-tense pattern an episode stands for: "Ran 5k this morning" →
-/// "Runs 5k regularly".
-pub fn pattern_text(episode: &str) -> String {
-    let base = without_time(episode);
-    let (verb, rest) = base.split_once(' ').unwrap_or((base.as_str(), ""));
-    let irregular: HashMap<&str, &str> = [
-        ("ran", "runs"),
-        ("went", "goes"),
-        ("had", "has"),
-        ("made", "makes"),
-        ("took", "takes"),
-        ("saw", "sees"),
-        ("met", "meets"),
-        ("bought", "buys"),
-        ("ate", "eats"),
-        ("drank", "drinks"),
-        ("swam", "swims"),
-        ("read", "reads"),
-        ("wrote", "writes"),
-        ("drove", "drives"),
-        ("flew", "flies"),
-        ("did", "does"),
-        ("got", "gets"),
-        ("began", "begins"),
-        ("spoke", "speaks"),
-        ("gave", "gives"),
-        ("sang", "sings"),
-        ("rode", "rides"),
-        ("cooked", "cooks"),
-        ("baked", "bakes"),
-        ("hiked", "hikes"),
-        ("visited", "visits"),
-        ("played", "plays"),
-        ("watched", "watches"),
-        ("cycled", "cycles"),
-        ("biked", "bikes"),
-        ("climbed", "climbs"),
-        ("attended", "attends"),
-        ("practiced", "practices"),
-        ("practised", "practises"),
-        ("studied", "studies"),
-    ]
-    .into_iter()
-    .collect();
-    let lower = verb.to_lowercase();
-    let present = match irregular.get(lower.as_str()) {
-        Some(p) => p.to_string(),
-        None if lower.ends_with("ied") => format!("{}ies", &lower[..lower.len() - 3]),
-        None if lower.ends_with("ed") && lower.len() > 4 => {
-            rules::conjugate(&lower[..lower.len() - 2])
-        }
-        None => lower.clone(),
-    };
-    let rest = strip_time_words(rest);
-    let mut chars = present.chars();
-    let head: String = chars
-        .next()
-        .map(|c| c.to_uppercase().chain(chars).collect())
-        .unwrap_or_default();
-    format!("{head} {rest} regularly")
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-fn strip_time_words(text: &str) -> String {
-    let re = regex::Regex::new(
-        r"(?i)\s*\b(?:this|last|yesterday|today|tonight|on)\s*(?:morning|evening|night|afternoon|week|weekend|monday|tuesday|wednesday|thursday|friday|saturday|sunday)?\b|\s*\b(?:again|before work|after work|yesterday|today)\b",
-    )
-    .expect("valid regex");
-    re.replace_all(text, "").trim().to_string()
+/// How many episodes wait in each scope a run would work in (the one given,
+/// else every scope of the vault).
+pub fn pending_by_scope(
+    store: &Store,
+    scope: Option<&Scope>,
+    now: Timestamp,
+) -> Result<Vec<(Scope, usize)>> {
+    plan::scopes(store, scope)?
+        .into_iter()
+        .map(|s| {
+            let n = pending_count(store, &s, now)?;
+            Ok((s, n))
+        })
+        .collect()
 }
 
 /// Groups texts by similarity (greedy, against each group's first member).
@@ -200,11 +152,12 @@ fn group(store: &Store, texts: &[String], threshold: f64) -> Vec<Vec<usize>> {
 }
 
 fn link(doc: &IndexedDoc) -> String {
-    format!("[[{}]]", doc.path.trim_end_matches(".md"))
+    naming::wikilink(&doc.path)
 }
 
-/// Runs consolidation (the caller holds the lock and has synced). Returns the
-/// plan carried out (or, in a dry run, only planned) and warnings.
+/// Runs consolidation in each scope it covers (the caller holds the lock and
+/// has synced). Returns the plan carried out (or, in a dry run, only
+/// planned) and warnings.
 pub fn consolidate(
     store: &mut Store,
     lock: &VaultLock,
@@ -215,29 +168,57 @@ pub fn consolidate(
 ) -> Result<(Vec<Action>, Vec<String>)> {
     let mut actions = Vec::new();
     let mut warnings = Vec::new();
-    if let Some(session) = &options.session {
-        actions.extend(summarize_session(store, lock, options, session, now)?);
+    for scope in plan::scopes(store, options.scope.as_ref())? {
+        let (a, w) = consolidate_scope(store, lock, &scope, options, now, model, progress)?;
+        actions.extend(a);
+        warnings.extend(w);
     }
-    let episodes = pending_episodes(store, &options.scope, now)?;
-    if episodes.is_empty() {
+    Ok((actions, warnings))
+}
+
+/// Consolidation of one scope.
+fn consolidate_scope(
+    store: &mut Store,
+    lock: &VaultLock,
+    scope: &Scope,
+    options: &Options,
+    now: Timestamp,
+    model: Option<&llm::ChatModel>,
+    progress: &dyn crate::storage::store::Progress,
+) -> Result<(Vec<Action>, Vec<String>)> {
+    let mut actions = Vec::new();
+    let mut warnings = Vec::new();
+    if let Some(session) = &options.session {
+        actions.extend(summarize_session(
+            store,
+            lock,
+            scope,
+            options.dry_run,
+            session,
+            now,
+        )?);
+    }
+    let episodes = pending_episodes(store, scope, now)?;
+    if episodes.is_empty() || episodes.len() < options.min_pending {
         return Ok((actions, warnings));
     }
-    let facts = store.index().fetch_newest(
-        &options
-            .scope
-            .filter(vec![Kind::Semantic], Validity::CurrentAt(now)),
-        10_000,
-    )?;
     let plan = match model {
-        Some(m) => match plan_with_model(m, &facts, &episodes) {
-            Ok(plan) => plan,
-            Err(e) => {
-                warnings.push(format!("{e}; the rule engine consolidated instead"));
-                plan_with_rules(store, &episodes, now, &options.scope)?
+        Some(m) => {
+            let facts = store.index().fetch_newest(
+                &scope.filter(vec![Kind::Semantic], Validity::CurrentAt(now)),
+                10_000,
+            )?;
+            match plan_with_model(m, &facts, &episodes) {
+                Ok(plan) => plan,
+                Err(e) => {
+                    warnings.push(format!("{e}; the rule engine consolidated instead"));
+                    plan_with_rules(store, &episodes, now, scope)?
+                }
             }
-        },
-        None => plan_with_rules(store, &episodes, now, &options.scope)?,
+        }
+        None => plan_with_rules(store, &episodes, now, scope)?,
     };
+    let plan = vet(store, scope, plan, &episodes, now)?;
     let mut changes = Vec::new();
     let mut generator = ulid::Generator::new();
     for step in plan {
@@ -255,7 +236,7 @@ pub fn consolidate(
                 content,
                 &subject,
                 step.category,
-                &options.scope,
+                scope,
                 now,
             );
             r.importance = Some(step.importance);
@@ -264,16 +245,20 @@ pub fn consolidate(
             r.sources = sources.clone();
             r
         };
+        let evidence = newest_evidence(&episodes, &step)
+            .map(|e| format!("episode '{}' of {}", e.content, format_time(&e.created)))
+            .unwrap_or_else(|| "no episode".into());
         match (step.action, &step.target) {
             ("new", _) => {
                 let r = new_fact(&mut generator, &step.content);
                 let id = r.id.clone();
-                writer::write_new(store, r, options.dry_run, &mut changes, None)?;
+                let written = writer::write_new(store, r, options.dry_run, &mut changes, None)?;
                 actions.push(Action {
                     action: "new",
                     ids: [vec![id], source_ids].concat(),
                     content: Some(step.content.clone()),
                     reason: step.reason.clone(),
+                    paths: vec![written.path],
                 });
             }
             ("reinforce", Some(target)) => {
@@ -290,6 +275,7 @@ pub fn consolidate(
                     ids: [vec![target.id.clone()], source_ids].concat(),
                     content: Some(target.content.clone()),
                     reason: step.reason.clone(),
+                    paths: vec![target.path.clone()],
                 });
             }
             ("update", Some(target)) => {
@@ -297,7 +283,10 @@ pub fn consolidate(
                 r.supersedes = Some(naming::wikilink(&target.path));
                 let new_id = r.id.clone();
                 let written = writer::write_new(store, r, options.dry_run, &mut changes, None)?;
-                let reason = format!("consolidate: {}", step.reason);
+                let reason = format!(
+                    "consolidate: superseded by '{}', as {evidence} says ({})",
+                    step.content, step.reason
+                );
                 writer::rewrite(store, target, options.dry_run, &mut changes, |rec| {
                     rec.supersede(naming::wikilink(&written.path), reason, now)
                 })?;
@@ -306,14 +295,19 @@ pub fn consolidate(
                     ids: [vec![new_id, target.id.clone()], source_ids].concat(),
                     content: Some(step.content.clone()),
                     reason: step.reason.clone(),
+                    paths: vec![written.path, target.path.clone()],
                 });
             }
             ("invalidate", Some(target)) => {
-                let by = sources
-                    .first()
-                    .cloned()
-                    .unwrap_or_else(|| "consolidate".into());
-                let reason = format!("consolidate: {}", step.reason);
+                // Vetting keeps only endings with evidence: the newest episode
+                // is the record that ended it.
+                let by = newest_evidence(&episodes, &step)
+                    .map(link)
+                    .unwrap_or_else(|| "engram consolidate".into());
+                let reason = format!(
+                    "consolidate: no longer true, as {evidence} says ({})",
+                    step.reason
+                );
                 writer::rewrite(store, target, options.dry_run, &mut changes, |rec| {
                     rec.invalidate(by, reason, now)
                 })?;
@@ -322,6 +316,7 @@ pub fn consolidate(
                     ids: [vec![target.id.clone()], source_ids].concat(),
                     content: Some(target.content.clone()),
                     reason: step.reason.clone(),
+                    paths: vec![target.path.clone()],
                 });
             }
             _ => {}
@@ -336,6 +331,16 @@ pub fn consolidate(
         })?;
     }
     progress.finish();
+    actions.push(Action {
+        action: "mark",
+        ids: episodes.iter().map(|e| e.id.clone()).collect(),
+        content: None,
+        reason: format!(
+            "{} episodes read: marked consolidated, so they are not read again",
+            episodes.len()
+        ),
+        paths: episodes.iter().map(|e| e.path.clone()).collect(),
+    });
     if !options.dry_run {
         let (_, w) = store.apply(changes, false)?;
         warnings.extend(w);
@@ -357,6 +362,207 @@ struct Step {
     reason: String,
 }
 
+/// The newest episode a step rests on.
+fn newest_evidence<'a>(episodes: &'a [IndexedDoc], step: &Step) -> Option<&'a IndexedDoc> {
+    step.episodes
+        .iter()
+        .filter_map(|i| episodes.get(*i))
+        .max_by(|a, b| a.created.cmp(&b.created).then(a.id.cmp(&b.id)))
+}
+
+/// When a fact started to hold: its `valid_from` (in the file), else when it
+/// was created.
+fn fact_start(store: &Store, doc: &IndexedDoc) -> Timestamp {
+    store
+        .vault()
+        .read(&doc.path)
+        .ok()
+        .and_then(|l| l.record.valid_from)
+        .unwrap_or(doc.created)
+}
+
+/// What a text states, by the rules: "Lives in Lisbon" → residence = lisbon
+/// (a pattern's "regularly" aside).
+fn attribute_of_text(content: &str) -> Option<rules::Attribute> {
+    let core = content.trim().trim_end_matches('.');
+    let core = core.strip_suffix(" regularly").unwrap_or(core);
+    rules::classify(core).and_then(|(_, a)| a)
+}
+
+/// The attribute a record states: its `attribute` key when the file names
+/// one, with the value its text gives.
+fn attribute_of(doc: &IndexedDoc) -> Option<rules::Attribute> {
+    let read = attribute_of_text(&doc.content);
+    match (&doc.attribute, read) {
+        (Some(key), Some(a)) if &a.key == key => Some(a),
+        (Some(key), _) => Some(rules::Attribute {
+            key: key.clone(),
+            value: rules::norm(&doc.content),
+        }),
+        (None, read) => read,
+    }
+}
+
+/// Whether an episode states an attribute (a state such as where someone lives
+/// or works): never the stuff of a pattern.
+fn states_attribute(episode: &IndexedDoc) -> bool {
+    episode.attribute.is_some() || attribute_of_text(&without_time(&episode.content)).is_some()
+}
+
+/// Drops the steps that would break the truth (SPEC "One truth per
+/// statement"):
+/// - an update or invalidation whose newest episode is not newer than the
+///   fact it ends (or that has no episode at all); of several endings of one
+///   fact, only the one with the newest evidence;
+/// - a new fact that brings back a value superseded or invalidated after its
+///   evidence, or near-identical to such a record, or that gives an attribute
+///   another value than its current fact.
+fn vet(
+    store: &Store,
+    scope: &Scope,
+    plan: Vec<Step>,
+    episodes: &[IndexedDoc],
+    now: Timestamp,
+) -> Result<Vec<Step>> {
+    let ending = |s: &Step| matches!(s.action, "update" | "invalidate");
+    // The newest evidence among the endings of each fact.
+    let mut newest: HashMap<String, Timestamp> = HashMap::new();
+    for step in plan.iter().filter(|s| ending(s)) {
+        if let (Some(t), Some(e)) = (&step.target, newest_evidence(episodes, step)) {
+            let at = newest.entry(t.id.clone()).or_insert(e.created);
+            *at = (*at).max(e.created);
+        }
+    }
+    let latest_episode = episodes.iter().map(|e| e.created).max();
+    let mut kept: Vec<Step> = Vec::new();
+    for step in plan {
+        if ending(&step) {
+            let (Some(target), Some(evidence)) = (&step.target, newest_evidence(episodes, &step))
+            else {
+                continue;
+            };
+            let duplicate = kept
+                .iter()
+                .any(|k| ending(k) && k.target.as_ref().is_some_and(|t| t.id == target.id));
+            if evidence.created <= fact_start(store, target)
+                || newest.get(&target.id) != Some(&evidence.created)
+                || duplicate
+            {
+                continue;
+            }
+        }
+        if step.action == "new" {
+            let subject = step.subject.as_deref().unwrap_or("user");
+            let evidence = newest_evidence(episodes, &step)
+                .map(|e| e.created)
+                .or(latest_episode)
+                .unwrap_or(now);
+            if conflicts_with_history(store, scope, subject, &step.content, evidence, now)?
+                .is_some()
+            {
+                continue;
+            }
+        }
+        kept.push(step);
+    }
+    Ok(kept)
+}
+
+/// Why a new fact about `subject` would break the truth of its scope, if it
+/// would: it states the value of an attribute that a record ended at or after
+/// `evidence` (the newest episode behind the fact) held, or its text is
+/// near-identical to such a record's; or the attribute's current fact holds
+/// another value.
+fn conflicts_with_history(
+    store: &Store,
+    scope: &Scope,
+    subject: &str,
+    content: &str,
+    evidence: Timestamp,
+    now: Timestamp,
+) -> Result<Option<String>> {
+    let attr = attribute_of_text(content);
+    if let Some(a) = &attr {
+        let current = Filter {
+            subject: Some(subject.to_string()),
+            ..scope.filter(vec![Kind::Semantic], Validity::CurrentAt(now))
+        };
+        for doc in store.index().fetch_newest(&current, 500)? {
+            if let Some(b) = attribute_of(&doc).filter(|b| b.key == a.key && b.value != a.value) {
+                return Ok(Some(format!(
+                    "{} is '{}' now ({})",
+                    a.key,
+                    b.value,
+                    link(&doc)
+                )));
+            }
+        }
+    }
+    // Records ended after the evidence: of the subject, and the nearest of
+    // the scope by text.
+    let mut ended: Vec<IndexedDoc> = Vec::new();
+    for status in [Status::Superseded, Status::Invalidated] {
+        let filter = Filter {
+            status: Some(status),
+            ..scope.filter(vec![Kind::Semantic], Validity::Any)
+        };
+        let of_subject = Filter {
+            subject: Some(subject.to_string()),
+            ..filter.clone()
+        };
+        ended.extend(store.index().fetch_newest(&of_subject, 1_000)?);
+        for (_, addr) in store.index().search(content, &filter, 5)? {
+            let doc = store.index().fetch(addr)?;
+            if ended.iter().all(|d| d.id != doc.id) {
+                ended.push(doc);
+            }
+        }
+    }
+    ended.retain(|d| d.valid_to.or(d.updated).is_none_or(|end| end >= evidence));
+    if ended.is_empty() {
+        return Ok(None);
+    }
+    let core = content.trim_end_matches(" regularly");
+    for doc in &ended {
+        let same_value = matches!((&attr, attribute_of(doc)), (Some(a), Some(b))
+            if a.key == b.key && a.value == b.value && doc.subject.as_deref().unwrap_or("user") == subject);
+        let same_text = [content, core]
+            .iter()
+            .any(|c| rules::norm(c) == rules::norm(&doc.content));
+        if same_value || same_text {
+            return Ok(Some(format!(
+                "it would bring back {} {}",
+                doc.status,
+                link(doc)
+            )));
+        }
+    }
+    let threshold = store.vault().config().prune.duplicate_similarity;
+    let mut texts = vec![content.to_string()];
+    texts.extend(ended.iter().map(|d| d.content.clone()));
+    let sims: Vec<f64> = match store.embedder().and_then(|e| e.embed(&texts).ok()) {
+        Some(v) => v[1..]
+            .iter()
+            .map(|d| f64::from(v[0].iter().zip(d).map(|(x, y)| x * y).sum::<f32>()))
+            .collect(),
+        None => ended
+            .iter()
+            .map(|d| reconcile::similarity(store, content, &d.content))
+            .collect(),
+    };
+    Ok(ended
+        .iter()
+        .zip(sims)
+        .find(|(_, s)| *s >= threshold)
+        .map(|(doc, s)| {
+            format!(
+                "near-identical (similarity {s:.2}) to {} {}",
+                doc.status,
+                link(doc)
+            )
+        }))
+}
+
 fn plan_with_rules(
     store: &Store,
     episodes: &[IndexedDoc],
@@ -365,12 +571,27 @@ fn plan_with_rules(
 ) -> Result<Vec<Step>> {
     let cfg = &store.vault().config().consolidate;
     let mut plan = Vec::new();
-    let texts: Vec<String> = episodes.iter().map(|e| without_time(&e.content)).collect();
-    for members in group(store, &texts, cfg.similarity) {
-        if members.len() < cfg.pattern_min {
+    // Patterns come from episodes of doing, never from states.
+    let eligible: Vec<usize> = (0..episodes.len())
+        .filter(|i| !states_attribute(&episodes[*i]))
+        .collect();
+    let texts: Vec<String> = eligible
+        .iter()
+        .map(|i| without_time(&episodes[*i].content))
+        .collect();
+    for group in group(store, &texts, cfg.similarity) {
+        if group.len() < cfg.pattern_min {
             continue;
         }
-        let content = pattern_text(&episodes[members[0]].content);
+        let members: Vec<usize> = group.iter().map(|g| eligible[*g]).collect();
+        let contents: Vec<&str> = members
+            .iter()
+            .map(|i| episodes[*i].content.as_str())
+            .collect();
+        let Some((content, support)) = pattern::pattern_of(&contents, cfg.pattern_min) else {
+            continue;
+        };
+        let members: Vec<usize> = support.iter().map(|s| members[*s]).collect();
         let subject = episodes[members[0]]
             .subject
             .clone()
@@ -411,7 +632,11 @@ fn plan_with_rules(
             ),
         });
     }
-    // Episodes that contradict a fact update or invalidate it, as capture does.
+    // Episodes that contradict a fact update or invalidate it, as capture
+    // does; an episode that restates a fact confirms it, and an older
+    // contradiction of a fact confirmed since is stale.
+    let mut confirmed: HashMap<String, Timestamp> = HashMap::new();
+    let mut endings = Vec::new();
     for (i, episode) in episodes.iter().enumerate() {
         let retraction = episode.content.starts_with("No longer ")
             || episode.content.starts_with("Is no longer ");
@@ -438,34 +663,52 @@ fn plan_with_rules(
             category: "attribute",
             durability: "persistent",
             importance: episode.importance.unwrap_or(0.6),
-            attribute: Some(attribute),
+            attribute: Some(attribute.clone()),
             retraction,
             rule,
         };
-        let candidates: Vec<(IndexedDoc, f64)> = reconcile::candidates(store, &fact, scope, now)?
-            .into_iter()
-            .filter(|(d, _)| d.created <= episode.created)
-            .collect();
+        let candidates = reconcile::candidates(store, &fact, scope, now)?;
         let decision = reconcile::decide(&fact, &candidates);
-        let step = |action, target: Option<IndexedDoc>| Step {
+        let Some(target) = decision.target.clone() else {
+            continue;
+        };
+        if decision.op == Op::Noop {
+            let at = confirmed
+                .entry(target.id.clone())
+                .or_insert(episode.created);
+            *at = (*at).max(episode.created);
+            continue;
+        }
+        // Only the fact of the attribute the episode speaks of ends.
+        if attribute_of(&target).is_none_or(|a| a.key != attribute.key) {
+            continue;
+        }
+        let action = match decision.op {
+            Op::Update => "update",
+            Op::Delete => "invalidate",
+            _ => continue,
+        };
+        endings.push(Step {
             action,
-            target,
+            target: Some(target),
             content: positive.clone(),
             subject: Some(fact.subject.clone()),
             category: "attribute",
             importance: fact.importance,
             episodes: vec![i],
             reason: format!(
-                "episode {} contradicts a fact: {}",
-                episode.id, decision.reason
+                "episode '{}' of {} contradicts it: {}",
+                episode.content,
+                format_time(&episode.created),
+                decision.reason
             ),
-        };
-        match (decision.op, decision.target.clone()) {
-            (Op::Update, Some(t)) => plan.push(step("update", Some(t))),
-            (Op::Delete, Some(t)) => plan.push(step("invalidate", Some(t))),
-            _ => {}
-        }
+        });
     }
+    plan.extend(endings.into_iter().filter(|s| {
+        let target = s.target.as_ref().map(|t| t.id.as_str()).unwrap_or("");
+        let evidence = s.episodes.iter().map(|i| episodes[*i].created).max();
+        confirmed.get(target).is_none_or(|c| evidence > Some(*c))
+    }));
     Ok(plan)
 }
 
@@ -586,13 +829,14 @@ fn plan_with_model(
 fn summarize_session(
     store: &mut Store,
     _lock: &VaultLock,
-    options: &Options,
+    scope: &Scope,
+    dry_run: bool,
     session: &str,
     now: Timestamp,
 ) -> Result<Vec<Action>> {
     let filter = Filter {
         session: Some(session.to_string()),
-        ..options.scope.filter(vec![Kind::Working], Validity::Any)
+        ..scope.filter(vec![Kind::Working], Validity::Any)
     };
     let mut turns: Vec<IndexedDoc> = store
         .index()
@@ -651,7 +895,7 @@ fn summarize_session(
         &content,
         "user",
         "event",
-        &options.scope,
+        scope,
         now,
     );
     summary.session = Some(session.to_string());
@@ -664,33 +908,39 @@ fn summarize_session(
     summary.sources = turns.iter().map(link).collect();
     let summary_id = summary.id.clone();
     let mut changes: Vec<Change> = Vec::new();
-    writer::write_new(store, summary, options.dry_run, &mut changes, None)?;
+    let written = writer::write_new(store, summary, dry_run, &mut changes, None)?;
+    let summary_link = naming::wikilink(&written.path);
     let mut archived = Vec::new();
     for t in &turns {
-        writer::rewrite(store, t, options.dry_run, &mut changes, |rec| {
+        writer::rewrite(store, t, dry_run, &mut changes, |rec| {
             rec.archive(
-                format!("consolidate: summarised in session {session}'s summary"),
+                format!(
+                    "consolidate: a turn of session {session}, kept in its summary {summary_link}"
+                ),
                 now,
             );
             rec.meta.insert("summarized".into(), summary_id.clone());
         })?;
         archived.push(t.id.clone());
     }
-    if !options.dry_run {
+    if !dry_run {
         store.apply(changes, false)?;
     }
+    let turn_paths: Vec<String> = turns.iter().map(|t| t.path.clone()).collect();
     Ok(vec![
         Action {
             action: "summarize",
             ids: [vec![summary_id], archived.clone()].concat(),
             content: Some(content),
             reason: format!("session {session}: {} turns summarised", turns.len()),
+            paths: vec![written.path],
         },
         Action {
             action: "archive",
             ids: archived,
             content: None,
             reason: format!("turns of session {session}, kept in the summary's sources"),
+            paths: turn_paths,
         },
     ])
 }
@@ -700,19 +950,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn patterns_read_in_the_present() {
-        assert_eq!(pattern_text("Ran 5k this morning"), "Runs 5k regularly");
+    fn a_pattern_states_the_attribute_of_its_words() {
+        let employer =
+            attribute_of_text("Works at Acme Corp in the finance team regularly").unwrap();
+        assert_eq!(employer.key, "employer");
+        assert_eq!(employer.value, "acme corp in finance team");
         assert_eq!(
-            pattern_text("Went swimming at the lido (yesterday)"),
-            "Goes swimming at the lido regularly"
+            attribute_of_text("Lives in Lisbon.").map(|a| (a.key, a.value)),
+            Some(("residence".into(), "lisbon".into()))
         );
-        assert_eq!(
-            pattern_text("Baked sourdough bread again"),
-            "Bakes sourdough bread regularly"
-        );
-        assert_eq!(
-            pattern_text("Studied Japanese after work"),
-            "Studies Japanese regularly"
-        );
+        assert_eq!(attribute_of_text("Runs 5k regularly"), None);
     }
 }

@@ -3,5 +3,6 @@
 //! run, and write through [`crate::storage::writer`].
 
 pub mod consolidate;
+pub mod pattern;
 pub mod plan;
 pub mod prune;

@@ -1,12 +1,14 @@
 //! The vocabulary of maintenance: the steps consolidate and prune plan
-//! (`{"actions": [...]}`), and the marks where their automatic runs after a
-//! capture left off (`.engram/maintenance.json`, derived state).
+//! (`{"actions": [...]}`), the scopes they run in, and the marks where their
+//! automatic runs after a capture left off (`.engram/maintenance.json`,
+//! derived state).
 
 use std::collections::HashMap;
 
 use serde::Serialize;
 
 use crate::error::Result;
+use crate::memory::scope::Scope;
 use crate::storage::store::Store;
 use crate::storage::vault;
 
@@ -18,6 +20,35 @@ pub struct Action {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub content: Option<String>,
     pub reason: String,
+    /// Every file the step wrote, rewrote or deleted (vault-relative), for the
+    /// git commit that follows the command. Not part of the printed plan.
+    #[serde(skip)]
+    pub paths: Vec<String>,
+}
+
+/// The scopes a maintenance run works in, one at a time: the one given
+/// (exact: no user means the records with no user), else every scope some
+/// record of the vault belongs to, from the index's scope terms (no file is
+/// read).
+pub fn scopes(store: &Store, given: Option<&Scope>) -> Result<Vec<Scope>> {
+    if let Some(scope) = given {
+        return Ok(vec![scope.clone()]);
+    }
+    Ok(store
+        .index()
+        .scopes()?
+        .into_iter()
+        .map(|(user, agent)| Scope { user, agent })
+        .collect())
+}
+
+/// The key of a scope in the marks: its user and agent, either empty.
+pub fn scope_mark(scope: &Scope) -> String {
+    format!(
+        "{}:{}",
+        scope.user.as_deref().unwrap_or(""),
+        scope.agent.as_deref().unwrap_or("")
+    )
 }
 
 fn marks_path(store: &Store) -> std::path::PathBuf {

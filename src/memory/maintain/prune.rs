@@ -1,5 +1,9 @@
 //! Prune: noise goes, nothing is lost.
 //!
+//! A prune works in one scope (user, agent) at a time: the one given, else each
+//! scope of the vault in turn; it never merges or links records of different
+//! scopes.
+//!
 //! - TTL: active records past `expires` are archived.
 //! - Duplicates: near-duplicate facts of one subject merge into the strongest;
 //!   complementary details are combined ("Born in May" + "Born in Maryland" →
@@ -10,14 +14,15 @@
 //! - Conservative: facts reinforced 5 times or more, or with confidence or
 //!   importance 0.8 or more, are never merged away.
 //!
-//! Archiving keeps the file (with its `status`); `hard` deletes instead. With an
-//! LLM, one call over the fact set answers removals and merges with reasons.
+//! Archiving keeps the file (with its `status` and a `reason` that says why);
+//! `hard` deletes instead. With an LLM, one call over the fact set answers
+//! merges with reasons. Each action names the files it wrote.
 
 use std::collections::HashSet;
 
-use crate::clock::Timestamp;
+use crate::clock::{Timestamp, format_time};
 use crate::error::Result;
-use crate::memory::maintain::plan::Action;
+use crate::memory::maintain::plan::{self, Action};
 use crate::memory::reconcile;
 use crate::memory::scope::Scope;
 use crate::models::llm;
@@ -31,7 +36,9 @@ use crate::storage::writer;
 /// How a prune runs.
 #[derive(Debug, Clone, Default)]
 pub struct Options {
-    pub scope: Scope,
+    /// The scope to prune (exact: no user means the records with no user);
+    /// `None`: every scope of the vault, each on its own.
+    pub scope: Option<Scope>,
     pub dry_run: bool,
     pub hard: bool,
 }
@@ -80,10 +87,30 @@ pub fn merge_text(a: &str, b: &str) -> String {
     a.to_string()
 }
 
-/// Runs prune (the caller holds the lock and has synced); the plan and warnings.
+/// Runs prune in each scope it covers (the caller holds the lock and has
+/// synced); the plan and warnings.
 pub fn prune(
     store: &mut Store,
+    lock: &VaultLock,
+    options: &Options,
+    now: Timestamp,
+    model: Option<&llm::ChatModel>,
+) -> Result<(Vec<Action>, Vec<String>)> {
+    let mut actions = Vec::new();
+    let mut warnings = Vec::new();
+    for scope in plan::scopes(store, options.scope.as_ref())? {
+        let (a, w) = prune_scope(store, lock, &scope, options, now, model)?;
+        actions.extend(a);
+        warnings.extend(w);
+    }
+    Ok((actions, warnings))
+}
+
+/// Prune of one scope.
+fn prune_scope(
+    store: &mut Store,
     _lock: &VaultLock,
+    in_scope: &Scope,
     options: &Options,
     now: Timestamp,
     model: Option<&llm::ChatModel>,
@@ -92,7 +119,7 @@ pub fn prune(
     let mut actions = Vec::new();
     let mut warnings = Vec::new();
     let mut changes: Vec<Change> = Vec::new();
-    let scope = |kinds: Vec<Kind>, validity| options.scope.filter(kinds, validity);
+    let scope = |kinds: Vec<Kind>, validity| in_scope.filter(kinds, validity);
     let mut done: HashSet<String> = HashSet::new();
     let archive = |store: &Store,
                    doc: &IndexedDoc,
@@ -119,13 +146,18 @@ pub fn prune(
         .iter()
         .filter(|d| d.status == "active" && d.expires.is_some_and(|e| e <= now))
     {
-        archive(store, doc, &mut changes, None, "expired (ttl)")?;
+        let reason = format!(
+            "expired at {} (ttl)",
+            doc.expires.as_ref().map(format_time).unwrap_or_default()
+        );
+        archive(store, doc, &mut changes, None, &reason)?;
         done.insert(doc.id.clone());
         actions.push(Action {
             action: "archive",
             ids: vec![doc.id.clone()],
             content: Some(doc.content.clone()),
-            reason: "expired (ttl)".into(),
+            reason,
+            paths: vec![doc.path.clone()],
         });
     }
     // Duplicates among current facts, per subject.
@@ -175,6 +207,7 @@ pub fn prune(
                 merge_text(&acc, &d.content)
             });
         let mut survivor_link = crate::storage::naming::wikilink(&survivor.path);
+        let mut paths = Vec::new();
         let survivor_id = if merged != survivor.content && !is_protected(survivor) {
             // The combined statement is a new version of the survivor.
             let loaded = if options.dry_run {
@@ -200,14 +233,17 @@ pub fn prune(
                 }
                 let written = writer::write_new(store, record, false, &mut changes, None)?;
                 survivor_link = crate::storage::naming::wikilink(&written.path);
+                paths.push(written.path);
             }
+            let others: Vec<String> = losers.iter().map(|d| format!("'{}'", d.content)).collect();
             archive(
                 store,
                 survivor,
                 &mut changes,
                 Some(survivor_link.clone()),
-                "merged into a combined fact",
+                &format!("combined with {} into '{merged}'", others.join(", ")),
             )?;
+            paths.push(survivor.path.clone());
             new_id
         } else {
             survivor.id.clone()
@@ -218,9 +254,10 @@ pub fn prune(
                 d,
                 &mut changes,
                 Some(survivor_link.clone()),
-                "a duplicate, merged into the fact it repeats",
+                &format!("merged into '{merged}', which it repeats ({reason})"),
             )?;
             done.insert(d.id.clone());
+            paths.push(d.path.clone());
         }
         let mut ids = vec![survivor_id.clone()];
         ids.extend(losers.iter().map(|d| d.id.clone()));
@@ -229,6 +266,7 @@ pub fn prune(
             ids,
             content: Some(merged),
             reason,
+            paths,
         });
     }
     // Decay of old, weak episodes, and the per-scope cap.
@@ -259,6 +297,7 @@ pub fn prune(
                 ids: vec![doc.id.clone()],
                 content: Some(doc.content.clone()),
                 reason,
+                paths: vec![doc.path.clone()],
             });
         } else {
             kept.push(doc);
@@ -273,8 +312,9 @@ pub fn prune(
         let over = kept.len() - config.episodic.cap;
         for doc in kept.iter().take(over) {
             let reason = format!(
-                "over the cap of {} episodes: among the weakest",
-                config.episodic.cap
+                "over the cap of {} episodes in its scope: among the {over} weakest (salience {:.2})",
+                config.episodic.cap,
+                salience(doc)
             );
             archive(store, doc, &mut changes, None, &reason)?;
             actions.push(Action {
@@ -282,6 +322,7 @@ pub fn prune(
                 ids: vec![doc.id.clone()],
                 content: Some(doc.content.clone()),
                 reason,
+                paths: vec![doc.path.clone()],
             });
         }
     }
@@ -301,12 +342,10 @@ pub fn prune(
     let retention = chrono::Duration::seconds((config.working.retention_hours * 3600.0) as i64);
     for d in &working {
         let session = d.session.clone().unwrap_or_default();
-        if last_seen
-            .get(&session)
-            .is_some_and(|t| now - *t > retention)
-        {
+        if let Some(last) = last_seen.get(&session).filter(|t| now - **t > retention) {
             let reason = format!(
-                "session {session} idle for more than {} hours",
+                "session {session} idle since {}, more than {} hours",
+                format_time(last),
                 config.working.retention_hours
             );
             archive(store, d, &mut changes, None, &reason)?;
@@ -315,6 +354,7 @@ pub fn prune(
                 ids: vec![d.id.clone()],
                 content: Some(d.content.clone()),
                 reason,
+                paths: vec![d.path.clone()],
             });
         }
     }
