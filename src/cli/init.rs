@@ -35,6 +35,15 @@ pub fn run(ctx: &Context, args: InitArgs) -> anyhow::Result<ExitCode> {
             "`git init` failed in {}",
             vault.root().display()
         );
+        // The vault's own files start the history, so that a later `--commit`
+        // leaves a clean work tree. Without a git identity this is a warning.
+        if let Some(repo) = crate::storage::git::Repo::discover(vault.root()) {
+            let files = vec![".gitignore".to_string(), ".engram/config.yaml".to_string()];
+            if let Err(e) = repo.commit_paths(&files, "engram init") {
+                ctx.out
+                    .warn(&format!("the vault's files were not committed: {e}"));
+            }
+        }
     }
     if ctx.out.json {
         ctx.out

@@ -37,22 +37,24 @@ pub fn run(ctx: &Context, args: RestoreArgs, now: Timestamp) -> anyhow::Result<E
     let restored = restore::restore(&mut store, &lock, &doc, reason, now)?;
     drop(lock);
     let mutation = &restored.mutation;
-    ctx.record_mutations(
-        &store,
-        "restore",
-        std::slice::from_ref(mutation),
-        doc.session.as_deref(),
-    );
+    let mut all = vec![mutation.clone()];
+    all.extend(restored.ended.iter().cloned());
+    ctx.record_mutations(&store, "restore", &all, doc.session.as_deref());
     if ctx.out.json {
-        ctx.out.json(&json!({ "mutations": [mutation] }));
+        ctx.out
+            .json(&json!({ "mutations": [mutation], "ended": restored.ended }));
     } else if !ctx.out.quiet {
         ctx.out.line(&format!(
             "restored {} {} (was {})",
             mutation.id, mutation.path, restored.ended_as
         ));
         if let (Status::Superseded, Some(by)) = (restored.ended_as, &restored.ended_by) {
+            ctx.out.line(&format!("it was superseded by {by}"));
+        }
+        for m in &restored.ended {
             ctx.out.line(&format!(
-                "it was superseded by {by}, which is left as it is"
+                "superseded {} {} ({}: another value of the same attribute)",
+                m.id, m.path, m.content
             ));
         }
     }

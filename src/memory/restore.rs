@@ -10,7 +10,10 @@
 
 use crate::clock::Timestamp;
 use crate::error::Result;
+use crate::memory::scope::Scope;
+use crate::memory::truth::{self, Ending, Statement};
 use crate::storage::index::IndexedDoc;
+use crate::storage::naming;
 use crate::storage::record::Status;
 use crate::storage::store::Store;
 use crate::storage::vault::VaultLock;
@@ -32,6 +35,9 @@ pub struct Restored {
     pub supersedes: Option<String>,
     /// The attribute it states, if any.
     pub attribute: Option<String>,
+    /// Records that stated another value of the restored record's attribute,
+    /// now superseded by it (one truth per statement).
+    pub ended: Vec<Mutation>,
 }
 
 /// Makes the record `doc` current again: active, with no end, no link to what
@@ -45,6 +51,10 @@ pub fn restore(
     now: Timestamp,
 ) -> Result<Restored> {
     let mut changes = Vec::new();
+    // The restored value is current again: the other values of its attribute
+    // in the scope end, superseded by it (found before the index sees it).
+    let scope = Scope::of(doc.user.as_deref(), doc.agent.as_deref());
+    let rivals = truth::rivals(store, &scope, &Statement::of_doc(doc), now)?;
     let mut before = (Status::Active, None);
     let record = writer::rewrite(store, doc, false, &mut changes, |r| {
         before = (
@@ -58,6 +68,17 @@ pub fn restore(
         }
     })?
     .expect("a rewrite outside a dry run returns the record");
+    let ended = truth::retire(
+        store,
+        &rivals,
+        &Ending::Superseded {
+            by: naming::wikilink(&doc.path),
+        },
+        &format!("restore: '{}' is the current value again", doc.content),
+        now,
+        false,
+        &mut changes,
+    )?;
     store.apply(changes, false)?;
     let (ended_as, ended_by) = before;
     Ok(Restored {
@@ -74,5 +95,6 @@ pub fn restore(
         ended_by,
         supersedes: record.supersedes.clone(),
         attribute: record.attribute.clone(),
+        ended,
     })
 }

@@ -41,7 +41,6 @@ fn moved_to_lisbon() -> (Env, String, String, String) {
 #[test]
 fn restore_brings_a_superseded_fact_back() {
     let (env, old_id, old_path, new_path) = moved_to_lisbon();
-    let lisbon_before = env.read(&new_path);
     // A key added by hand survives the restore.
     let text = env.read(&old_path);
     env.edit(
@@ -76,8 +75,23 @@ fn restore_brings_a_superseded_fact_back() {
     assert!(ids(&hits).contains(&old_id), "{hits:?}");
     let hit = hits.iter().find(|h| h["id"] == old_id.as_str()).unwrap();
     assert_eq!(hit["status"], "active");
-    // What superseded it is left as it is (reconciling the two is capture's).
-    assert_eq!(env.read(&new_path), lisbon_before);
+    // One truth per statement: the value that had superseded it is now
+    // superseded by the restored one, with a link back.
+    let ended: Vec<&str> = v["ended"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["path"].as_str().unwrap())
+        .collect();
+    assert!(ended.contains(&new_path.as_str()), "{v}");
+    let (fm, _) = frontmatter(&env.read(&new_path));
+    assert_eq!(fm_str(&fm, "status").as_deref(), Some("superseded"));
+    assert_eq!(
+        fm_str(&fm, "superseded_by"),
+        Some(format!("[[{}]]", old_path.trim_end_matches(".md")))
+    );
+    let current = crate::support::contents(&env.recall("where does the user live", &[]));
+    assert!(current.iter().all(|t| !t.contains("Lisbon")), "{current:?}");
 }
 
 #[test]
