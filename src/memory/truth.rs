@@ -83,10 +83,45 @@ impl Statement {
     }
 }
 
+/// The text a retraction leaves in working and episodic memory: "Is
+/// vegetarian" → "Is no longer vegetarian", "Works at Acme" → "No longer
+/// works at Acme". [`positive`] reads it back.
+pub fn negated(content: &str) -> String {
+    match content.strip_prefix("Is ") {
+        Some(rest) => format!("Is no longer {rest}"),
+        None => {
+            let mut chars = content.chars();
+            let lowered: String = chars
+                .next()
+                .map(|c| c.to_lowercase().chain(chars).collect())
+                .unwrap_or_default();
+            format!("No longer {lowered}")
+        }
+    }
+}
+
+/// The statement a retraction's text ends ([`negated`] read back), if it is one.
+pub fn positive(content: &str) -> Option<String> {
+    let content = content.trim();
+    if let Some(rest) = content.strip_prefix("Is no longer ") {
+        return Some(format!("Is {rest}"));
+    }
+    let rest = content.strip_prefix("No longer ")?;
+    let mut chars = rest.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+}
+
 /// The value of attribute `key` that `content` states: what the rules read
 /// from it when they see the same attribute, else the whole text (compared
-/// in its normal form). Every copy is read the same way, so copies agree.
+/// in its normal form); a retraction states "no longer" that value. Every
+/// copy is read the same way, so copies agree and a retraction is a rival of
+/// what it retracted.
 pub fn value_of(key: &str, content: &str) -> String {
+    if let Some(p) = positive(content) {
+        return format!("no longer {}", value_of(key, &p));
+    }
     rules::classify(content)
         .and_then(|(_, a)| a)
         .filter(|a| a.key == key)
@@ -280,6 +315,24 @@ mod tests {
         assert!(s.is_rivalled_by(&doc("semantic", "Lives in Krakow", None)));
         assert!(!s.is_rivalled_by(&doc("semantic", "Lives in Gdansk", None)));
         assert!(!s.is_rivalled_by(&doc("semantic", "Likes tea", None)));
+    }
+
+    #[test]
+    fn a_retraction_is_a_rival_of_what_it_retracts() {
+        assert_eq!(negated("Is vegetarian"), "Is no longer vegetarian");
+        assert_eq!(negated("Works at Acme"), "No longer works at Acme");
+        for text in ["Is vegetarian", "Works at Acme", "Is allergic to cats"] {
+            assert_eq!(positive(&negated(text)).as_deref(), Some(text));
+        }
+        assert_eq!(positive("Lives in Berlin"), None);
+        let retraction = doc(
+            "working",
+            "Is no longer allergic to cats",
+            Some("allergy:cats"),
+        );
+        let again = Statement::new("Is allergic to cats", "user", Some("allergy:cats"));
+        assert!(again.is_rivalled_by(&retraction));
+        assert!(!again.is_stated_by(&retraction));
     }
 
     #[test]

@@ -122,9 +122,6 @@ impl Chat {
             if status == "active" {
                 if let Some(attr) = fm_str(fm, "attribute") {
                     let text = norm(body);
-                    if text.contains("no longer") {
-                        continue;
-                    }
                     values
                         .entry((scope(fm), fm_str(fm, "subject"), attr))
                         .or_default()
@@ -149,7 +146,8 @@ impl Chat {
                 broken.push(format!("{key:?} has several current values: {texts:?}"));
             }
         }
-        // No active copy of an ended fact.
+        // No active copy of an ended fact: no record made before the fact
+        // ended still states it (one made later says it anew).
         for (rel, fm, body) in &records {
             let status = fm_str(fm, "status").unwrap_or_default();
             let ended = status == "superseded" || status == "invalidated";
@@ -160,6 +158,7 @@ impl Chat {
                 if fm_str(ofm, "status").as_deref() == Some("active")
                     && scope(ofm) == scope(fm)
                     && norm(obody) == norm(body)
+                    && fm_str(ofm, "created") < fm_str(fm, "valid_to")
                 {
                     broken.push(format!("{other} is an active copy of ended {rel}"));
                 }
@@ -248,7 +247,18 @@ fn a_move_every_day_leaves_one_current_city() {
 fn a_retraction_leaves_no_current_copy_of_what_it_retracts() {
     let mut c = Chat::new();
     c.say("ana", "s1", "I'm vegan, have been for years.");
-    c.say("ana", "s2", "I'm not vegan any more.");
+    let retraction = c.say("ana", "s2", "I'm not vegan any more.");
+    // One mutation per file: the fact is the DELETE, its copies are `ended`.
+    let mut paths: Vec<&str> = ["mutations", "ended"]
+        .iter()
+        .flat_map(|k| retraction[k].as_array().unwrap())
+        .map(|m| m["path"].as_str().unwrap())
+        .collect();
+    let files = paths.len();
+    paths.sort();
+    paths.dedup();
+    assert_eq!(paths.len(), files, "{retraction}");
+    assert!(ops(&retraction, "mutations").contains(&"DELETE semantic".to_string()));
     let context = c.context("ana", None);
     assert!(
         !context.lines().any(|l| l.trim() == "- Is vegan"),
@@ -256,6 +266,26 @@ fn a_retraction_leaves_no_current_copy_of_what_it_retracts() {
     );
     let found = c.recall("ana", "is the user vegan", &[]);
     assert!(found.iter().all(|t| t != "Is vegan"), "{found:?}");
+    c.check_invariants();
+}
+
+#[test]
+fn a_value_that_comes_back_ends_its_retraction() {
+    let mut c = Chat::new();
+    c.say("tim", "s1", "I'm allergic to latex.");
+    c.say("tim", "s2", "I'm not allergic to latex anymore.");
+    assert_eq!(
+        c.active_mentioning("tim", "latex").len(),
+        2,
+        "the retraction's copies"
+    );
+    c.say("tim", "s3", "I'm allergic to latex again.");
+    let current = c.active_mentioning("tim", "latex");
+    assert!(
+        current.iter().all(|t| !t.contains("no longer")),
+        "{current:?}"
+    );
+    assert!(!c.context("tim", None).contains("no longer"));
     c.check_invariants();
 }
 

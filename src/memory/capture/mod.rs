@@ -228,15 +228,23 @@ pub fn capture_facts(
                 }
                 (Op::Delete, Some(old)) => {
                     previous = Some(old.content.clone());
-                    let mut gone = vec![old.clone()];
-                    gone.extend(truth::copies(store, &scope, &Statement::of_doc(&old), now)?);
-                    to_end.push((
-                        gone,
-                        Ending::Invalidated {
-                            by: newest_link.clone(),
-                        },
-                        format!("capture: retracted ({reason})"),
-                    ));
+                    let ending = Ending::Invalidated {
+                        by: newest_link.clone(),
+                    };
+                    let why = format!("capture: retracted by '{shown}'");
+                    // The fact is this statement's DELETE; its copies are `ended`.
+                    truth::retire(
+                        store,
+                        std::slice::from_ref(&old),
+                        &ending,
+                        &why,
+                        now,
+                        dry_run,
+                        &mut changes,
+                    )?;
+                    written.push(old.id.clone());
+                    let gone = truth::copies(store, &scope, &Statement::of_doc(&old), now)?;
+                    to_end.push((gone, ending, why));
                     out.mutations.push(Mutation::of_doc("DELETE", &old, reason));
                 }
                 (Op::Noop, Some(old)) => {
@@ -273,11 +281,7 @@ pub fn capture_facts(
         }
         out.statements.push(StatementOutcome {
             op,
-            content: if op == "DELETE" {
-                fact.content.clone()
-            } else {
-                shown.clone()
-            },
+            content: shown.clone(),
             tiers,
             previous,
             ended,

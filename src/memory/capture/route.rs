@@ -18,21 +18,6 @@ const STABLE: [&str; 7] = [
     "pattern",
 ];
 
-/// The text a retraction leaves in working and episodic memory.
-fn retraction_text(content: &str) -> String {
-    match content.strip_prefix("Is ") {
-        Some(rest) => format!("Is no longer {rest}"),
-        None => {
-            let mut chars = content.chars();
-            let lowered: String = chars
-                .next()
-                .map(|c| c.to_lowercase().chain(chars).collect())
-                .unwrap_or_default();
-            format!("No longer {lowered}")
-        }
-    }
-}
-
 /// Whether a durability lasts beyond the session.
 pub fn is_lasting(durability: &str) -> bool {
     matches!(durability, "persistent" | "permanent")
@@ -53,7 +38,7 @@ pub fn to_episodic(fact: &Fact, significance: f64, restated: bool) -> bool {
 /// The text an observation leaves in working and episodic memory.
 pub fn shown_text(fact: &Fact) -> String {
     if fact.retraction {
-        retraction_text(&fact.content)
+        crate::memory::truth::negated(&fact.content)
     } else {
         fact.content.clone()
     }
