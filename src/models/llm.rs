@@ -360,12 +360,17 @@ pub struct ExtractedFact {
     pub durability: String,
     /// 0..=1.
     pub importance: f64,
+    /// What the fact is a value of, when one value holds at a time
+    /// (`residence`, `employer`, `favorite:band`, `my:door code`); lowercase,
+    /// without words of recency ("new", "now").
+    #[serde(default)]
+    pub attribute: Option<String>,
 }
 
 /// The system prompt of extraction (observe).
 pub const EXTRACT_PROMPT: &str = r#"You turn what a user tells an AI assistant into long-term memories.
 Answer with a JSON object and nothing else:
-{"facts": [{"content": "...", "subject": "...", "category": "...", "durability": "...", "importance": 0.5}]}
+{"facts": [{"content": "...", "subject": "...", "category": "...", "durability": "...", "importance": 0.5, "attribute": "..."}]}
 Answer {"facts": []} when there is nothing worth remembering: greetings, small talk, thanks, questions, chatter about the weather.
 
 content
@@ -398,6 +403,12 @@ durability, exactly one of:
 - persistent: true for months or years but may change (job, city, preferences)
 - permanent: will not change (birthplace, past events, lifelong conditions)
 
+attribute, only when the subject has one value of it at a time, so that a new value replaces the old:
+- residence, employer, role, profession, partner, name, age, birthday, origin, diet
+- favorite:<thing> for a favourite ("favorite:band"); my:<thing> for a code, number or other value the speaker owns ("my:door code")
+- lowercase, never with words like "new", "now", "current", "these days" ("my new phone number" -> "my:phone number")
+- leave it out for things that have many values at once: likes, dislikes, hobbies, pets, languages, allergies, events
+
 importance, a number from 0 to 1:
 - 0.9 to 1: "remember that ...", corrections of earlier information, health and safety (allergies)
 - 0.7 to 0.8: stated preferences, identity, job, close relationships
@@ -406,7 +417,7 @@ importance, a number from 0 to 1:
 
 Example. Text: "Hi! My wife Jennifer is a doctor, and please remember that I hate cilantro."
 {"facts": [
- {"content": "Is married to Jennifer", "subject": "user", "category": "relationship", "durability": "persistent", "importance": 0.8},
+ {"content": "Is married to Jennifer", "subject": "user", "category": "relationship", "durability": "persistent", "importance": 0.8, "attribute": "partner"},
  {"content": "Jennifer is a doctor", "subject": "jennifer", "category": "profession", "durability": "persistent", "importance": 0.6},
  {"content": "Hates cilantro", "subject": "user", "category": "preference", "durability": "persistent", "importance": 0.9}
 ]}"#;
@@ -488,7 +499,11 @@ fn fact_from_value(item: &Value, speaker: Option<&str>) -> Option<ExtractedFact>
     .filter(|x| !x.is_nan())
     .unwrap_or(0.5)
     .clamp(0.0, 1.0);
+    let attribute = field("attribute")
+        .map(|a| crate::models::rules::attribute_name(&a.to_lowercase()))
+        .filter(|a| !a.is_empty());
     Some(ExtractedFact {
+        attribute,
         content: content.to_string(),
         subject: normalize_subject(field("subject").unwrap_or_default(), speaker),
         category: if CATEGORIES.contains(&category.as_str()) {
@@ -796,6 +811,7 @@ mod tests {
             category: "identity".into(),
             durability: "persistent".into(),
             importance: 0.7,
+            attribute: None,
         }
     }
 
@@ -1089,6 +1105,7 @@ mod tests {
                 category: "identity".into(),
                 durability: "persistent".into(),
                 importance: 0.7,
+                attribute: None,
             }
         );
         assert_eq!(facts[1].subject, "jennifer");

@@ -494,3 +494,35 @@ fn a_model_that_adds_a_second_value_still_leaves_one_truth() {
     assert!(c.active_mentioning("ola", "Bergen").is_empty());
     c.check_invariants();
 }
+
+#[test]
+fn a_model_names_the_attribute_and_its_retractions_end_every_copy() {
+    let mut c = Chat::new();
+    c.say("uma", "s1", "my gate code is 1190");
+    c.say("uma", "s1", "I'm vegetarian.");
+    let extraction = chat_answer(
+        r#"{"facts": [
+          {"content": "Gate code is 5521", "subject": "user", "category": "attribute", "durability": "persistent", "importance": 0.8, "attribute": "my:gate code"},
+          {"content": "Is no longer vegetarian", "subject": "user", "category": "preference", "durability": "persistent", "importance": 0.9}
+        ]}"#,
+    );
+    let code = chat_answer(
+        r#"{"op": "ADD", "id": null, "content": "Gate code is 5521", "reason": "new"}"#,
+    );
+    let diet = chat_answer(
+        r#"{"op": "DELETE", "id": 1, "content": "Is vegetarian", "reason": "retracted"}"#,
+    );
+    let server = ModelServer::start(vec![(200, extraction), (200, code), (200, diet)]);
+    c.env.set_var("ENGRAM_LLM_URL", &server.url);
+    c.env.set_var("ENGRAM_LLM_MODEL", "m");
+    let v = c.say("uma", "s2", "New gate code is 5521 and I eat meat again.");
+    assert!(c.active_mentioning("uma", "1190").is_empty(), "{v}");
+    let diet = c.active_mentioning("uma", "vegetarian");
+    assert!(diet.iter().all(|t| t.contains("no longer")), "{diet:?}");
+    let seen = server.seen.lock().unwrap().clone();
+    assert!(
+        seen[0].contains("attribute, only when"),
+        "the prompt asks for the attribute"
+    );
+    c.check_invariants();
+}

@@ -2,6 +2,7 @@
 //! configured (falling back to the rules, with a warning, when it fails), else
 //! by the built-in rule engine.
 
+use crate::memory::truth;
 use crate::models::llm;
 use crate::models::rules::{self, Fact};
 
@@ -22,14 +23,30 @@ pub fn observe(
                         // this takes their `'static` spelling.
                         let category = one_of(&llm::CATEGORIES, &f.category, "attribute");
                         let durability = one_of(&llm::DURABILITIES, &f.durability, "persistent");
+                        // "Is no longer vegetarian" is a retraction of "Is
+                        // vegetarian", as the rule engine gives it.
+                        let (content, retraction) = match truth::positive(&f.content) {
+                            Some(p) => (p, true),
+                            None => (f.content, false),
+                        };
+                        let read = rules::classify(&content).and_then(|(_, a)| a);
+                        // The model's attribute names the slot; the value is
+                        // read from the text when the facts are reconciled.
+                        let attribute = match f.attribute {
+                            Some(key) => Some(rules::Attribute {
+                                value: truth::value_of(&key, &content),
+                                key,
+                            }),
+                            None => read,
+                        };
                         Fact {
-                            attribute: rules::classify(&f.content).and_then(|(_, a)| a),
-                            content: f.content,
+                            attribute,
+                            content,
                             subject: f.subject,
                             category,
                             durability,
                             importance: f.importance,
-                            retraction: false,
+                            retraction,
                             rule: "model",
                         }
                     })
