@@ -449,6 +449,10 @@ fn two_users_talking_in_one_vault_keep_their_own_truths() {
         c.say(user, session, text);
     }
     c.check_invariants();
+    // Maintenance with no scope works one scope at a time.
+    c.run(&["consolidate", "--force"]);
+    c.run(&["prune"]);
+    c.check_invariants();
     let kai = c.recall("kai", "lives works favourite food", &["--kind", "semantic"]);
     assert!(kai.contains(&"Lives in Toulouse".to_string()), "{kai:?}");
     assert!(kai.contains(&"Works at Safran".to_string()), "{kai:?}");
@@ -467,7 +471,14 @@ fn two_users_talking_in_one_vault_keep_their_own_truths() {
     );
     for (rel, fm, _) in c.records() {
         if fm_str(&fm, "user").as_deref() == Some("lena") {
-            assert_eq!(fm_str(&fm, "status").as_deref(), Some("active"), "{rel}");
+            // Idle working memory may be archived; nothing of Lena's was
+            // superseded or invalidated by what Kai said.
+            let status = fm_str(&fm, "status").unwrap_or_default();
+            assert!(
+                status == "active" || status == "archived",
+                "{rel}: {status}"
+            );
+            assert_eq!(fm_str(&fm, "superseded_by"), None, "{rel}");
         }
     }
 }
