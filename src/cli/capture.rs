@@ -79,6 +79,20 @@ pub fn run(ctx: &Context, args: CaptureArgs, now: Timestamp) -> anyhow::Result<E
     Ok(ExitCode::SUCCESS)
 }
 
+/// One line for the consolidate and prune that ran on the way: how many of
+/// each action ("maintenance: 2 merge, 1 new, 5 mark; --explain lists them").
+fn maintenance_summary(actions: &[crate::memory::maintain::plan::Action]) -> String {
+    let mut counts: Vec<(&str, usize)> = Vec::new();
+    for a in actions {
+        match counts.iter_mut().find(|(name, _)| *name == a.action) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((a.action, 1)),
+        }
+    }
+    let parts: Vec<String> = counts.iter().map(|(a, n)| format!("{n} {a}")).collect();
+    format!("maintenance: {}; --explain lists them\n", parts.join(", "))
+}
+
 /// "semantic, episode, working; supersedes \"Lives in Krakow\"; 2 older copies ended".
 fn statement_details(st: &capture::StatementOutcome) -> String {
     let mut parts = vec![if st.tiers.is_empty() {
@@ -307,13 +321,17 @@ fn run_extracting(
             m.op, m.content
         ));
     }
-    for a in &outcome.maintenance {
-        text.push_str(&format!(
-            "{:<7} {} [{}]\n",
-            a.action,
-            a.content.as_deref().unwrap_or(""),
-            a.ids.join(", ")
-        ));
+    if args.explain {
+        for a in &outcome.maintenance {
+            text.push_str(&format!(
+                "{:<7} {} [{}]\n",
+                a.action,
+                a.content.as_deref().unwrap_or(""),
+                a.ids.join(", ")
+            ));
+        }
+    } else if !outcome.maintenance.is_empty() {
+        text.push_str(&maintenance_summary(&outcome.maintenance));
     }
     ctx.out.print(&text);
     Ok(ExitCode::SUCCESS)
