@@ -314,7 +314,7 @@ pub fn vector_key(id: &str) -> u64 {
 }
 
 /// What the index stores of a record: everything recall prints.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct IndexedDoc {
     pub path: String,
     pub id: String,
