@@ -52,7 +52,7 @@ pub enum Command {
     Recall(RecallArgs),
     /// Print one record.
     Show(ShowArgs),
-    /// Invalidate a record (--hard deletes its file).
+    /// Invalidate a record and its copies in other tiers (--hard deletes their files).
     Forget(ForgetArgs),
     /// Bring an ended record (superseded, invalidated, archived) back.
     Restore(RestoreArgs),

@@ -183,7 +183,8 @@ impl ChatModel {
         }
     }
 
-    fn garbage(&self, message: impl Into<String>) -> LlmError {
+    /// The error for an answer that is not what was asked for.
+    pub fn garbage(&self, message: impl Into<String>) -> LlmError {
         LlmError::Garbage {
             endpoint: self.endpoint.clone(),
             message: message.into(),

@@ -101,10 +101,6 @@ pub fn capture_facts(
         if let Some(i) = defaults.importance {
             fact.importance = i;
         }
-        // Every copy's value is read back from its text the same way.
-        if let Some(a) = &mut fact.attribute {
-            a.value = truth::value_of(&a.key, &fact.content);
-        }
         let statement = Statement::new(
             &fact.content,
             &fact.subject,

@@ -29,15 +29,14 @@ pub fn observe(
                             Some(p) => (p, true),
                             None => (f.content, false),
                         };
-                        let read = rules::classify(&content).and_then(|(_, a)| a);
-                        // The model's attribute names the slot; the value is
-                        // read from the text when the facts are reconciled.
+                        // The model's attribute names the slot, else the rules
+                        // read one from the text.
                         let attribute = match f.attribute {
                             Some(key) => Some(rules::Attribute {
                                 value: truth::value_of(&key, &content),
                                 key,
                             }),
-                            None => read,
+                            None => rules::classify(&content).and_then(|(_, a)| a),
                         };
                         Fact {
                             attribute,

@@ -166,14 +166,9 @@ pub fn consolidate(
     model: Option<&llm::ChatModel>,
     progress: &dyn crate::storage::store::Progress,
 ) -> Result<(Vec<Action>, Vec<String>)> {
-    let mut actions = Vec::new();
-    let mut warnings = Vec::new();
-    for scope in plan::scopes(store, options.scope.as_ref())? {
-        let (a, w) = consolidate_scope(store, lock, &scope, options, now, model, progress)?;
-        actions.extend(a);
-        warnings.extend(w);
-    }
-    Ok((actions, warnings))
+    plan::per_scope(store, options.scope.as_ref(), |store, scope| {
+        consolidate_scope(store, lock, scope, options, now, model, progress)
+    })
 }
 
 /// Consolidation of one scope.
@@ -749,10 +744,7 @@ fn plan_with_model(
     let list = answer
         .get("actions")
         .and_then(|a| a.as_array())
-        .ok_or_else(|| llm::LlmError::Garbage {
-            endpoint: model.endpoint().to_string(),
-            message: "no `actions` array".into(),
-        })?;
+        .ok_or_else(|| model.garbage("no `actions` array"))?;
     let mut plan = Vec::new();
     for item in list {
         let action = match item

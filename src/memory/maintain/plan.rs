@@ -9,6 +9,7 @@ use serde::Serialize;
 
 use crate::error::Result;
 use crate::memory::scope::Scope;
+use crate::storage::index::{self, IndexedDoc};
 use crate::storage::store::Store;
 use crate::storage::vault;
 
@@ -24,6 +25,36 @@ pub struct Action {
     /// git commit that follows the command. Not part of the printed plan.
     #[serde(skip)]
     pub paths: Vec<String>,
+}
+
+impl Action {
+    /// A step on one record, which it rewrote (or deleted) in place.
+    pub fn of_doc(action: &'static str, doc: &IndexedDoc, reason: String) -> Action {
+        Action {
+            action,
+            ids: vec![doc.id.clone()],
+            content: Some(doc.content.clone()),
+            reason,
+            paths: vec![doc.path.clone()],
+        }
+    }
+}
+
+/// Runs `run` in each scope a maintenance run covers ([`scopes`]), one after
+/// the other, and gathers the plans and warnings.
+pub fn per_scope(
+    store: &mut Store,
+    given: Option<&Scope>,
+    mut run: impl FnMut(&mut Store, &Scope) -> Result<(Vec<Action>, Vec<String>)>,
+) -> Result<(Vec<Action>, Vec<String>)> {
+    let mut actions = Vec::new();
+    let mut warnings = Vec::new();
+    for scope in scopes(store, given)? {
+        let (a, w) = run(store, &scope)?;
+        actions.extend(a);
+        warnings.extend(w);
+    }
+    Ok((actions, warnings))
 }
 
 /// The scopes a maintenance run works in, one at a time: the one given
@@ -42,13 +73,9 @@ pub fn scopes(store: &Store, given: Option<&Scope>) -> Result<Vec<Scope>> {
         .collect())
 }
 
-/// The key of a scope in the marks: its user and agent, either empty.
+/// The key of a scope in the marks: the index's exact scope key.
 pub fn scope_mark(scope: &Scope) -> String {
-    format!(
-        "{}:{}",
-        scope.user.as_deref().unwrap_or(""),
-        scope.agent.as_deref().unwrap_or("")
-    )
+    index::scope_key(scope.user.as_deref(), scope.agent.as_deref())
 }
 
 fn marks_path(store: &Store) -> std::path::PathBuf {

@@ -96,14 +96,9 @@ pub fn prune(
     now: Timestamp,
     model: Option<&llm::ChatModel>,
 ) -> Result<(Vec<Action>, Vec<String>)> {
-    let mut actions = Vec::new();
-    let mut warnings = Vec::new();
-    for scope in plan::scopes(store, options.scope.as_ref())? {
-        let (a, w) = prune_scope(store, lock, &scope, options, now, model)?;
-        actions.extend(a);
-        warnings.extend(w);
-    }
-    Ok((actions, warnings))
+    plan::per_scope(store, options.scope.as_ref(), |store, scope| {
+        prune_scope(store, lock, scope, options, now, model)
+    })
 }
 
 /// Prune of one scope.
@@ -152,13 +147,7 @@ fn prune_scope(
         );
         archive(store, doc, &mut changes, None, &reason)?;
         done.insert(doc.id.clone());
-        actions.push(Action {
-            action: "archive",
-            ids: vec![doc.id.clone()],
-            content: Some(doc.content.clone()),
-            reason,
-            paths: vec![doc.path.clone()],
-        });
+        actions.push(Action::of_doc("archive", doc, reason));
     }
     // Duplicates among current facts, per subject.
     let facts: Vec<IndexedDoc> = store.index().fetch_newest(
@@ -292,13 +281,7 @@ fn prune_scope(
                 config.prune.episode_min_salience
             );
             archive(store, &doc, &mut changes, None, &reason)?;
-            actions.push(Action {
-                action: "archive",
-                ids: vec![doc.id.clone()],
-                content: Some(doc.content.clone()),
-                reason,
-                paths: vec![doc.path.clone()],
-            });
+            actions.push(Action::of_doc("archive", &doc, reason));
         } else {
             kept.push(doc);
         }
@@ -317,13 +300,7 @@ fn prune_scope(
                 salience(doc)
             );
             archive(store, doc, &mut changes, None, &reason)?;
-            actions.push(Action {
-                action: "archive",
-                ids: vec![doc.id.clone()],
-                content: Some(doc.content.clone()),
-                reason,
-                paths: vec![doc.path.clone()],
-            });
+            actions.push(Action::of_doc("archive", doc, reason));
         }
     }
     // Idle sessions' working memory.
@@ -349,13 +326,7 @@ fn prune_scope(
                 config.working.retention_hours
             );
             archive(store, d, &mut changes, None, &reason)?;
-            actions.push(Action {
-                action: "evict",
-                ids: vec![d.id.clone()],
-                content: Some(d.content.clone()),
-                reason,
-                paths: vec![d.path.clone()],
-            });
+            actions.push(Action::of_doc("evict", d, reason));
         }
     }
     if !options.dry_run {
@@ -442,10 +413,7 @@ fn merges_by_model(
     let merges = answer
         .get("merges")
         .and_then(|m| m.as_array())
-        .ok_or_else(|| llm::LlmError::Garbage {
-            endpoint: model.endpoint().to_string(),
-            message: "no `merges` array".into(),
-        })?;
+        .ok_or_else(|| model.garbage("no `merges` array"))?;
     let mut out = Vec::new();
     for m in merges {
         let ids: Vec<usize> = m
