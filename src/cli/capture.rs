@@ -263,6 +263,7 @@ fn run_extracting(
             .iter()
             .chain(&outcome.ended)
             .chain(&outcome.evicted)
+            .chain(&outcome.said)
             .cloned()
             .collect();
         // What consolidate and prune changed on the way belongs to this commit too.
@@ -287,6 +288,8 @@ fn run_extracting(
             "ended": strip(&outcome.ended),
             "evicted": strip(&outcome.evicted),
             "maintenance": outcome.maintenance,
+            "said": strip(&outcome.said),
+            "skipped": outcome.skipped.iter().map(|s| json!({"text": s.text, "why": s.why})).collect::<Vec<_>>(),
             "dry_run": args.dry_run,
         }));
         return Ok(ExitCode::SUCCESS);
@@ -307,8 +310,16 @@ fn run_extracting(
             statement_details(st)
         ));
     }
+    for s in &outcome.skipped {
+        text.push_str(&format!("kept no fact from \"{}\" ({})\n", s.text, s.why));
+    }
     if args.explain {
-        for m in outcome.mutations.iter().chain(&outcome.ended) {
+        for m in outcome
+            .said
+            .iter()
+            .chain(&outcome.mutations)
+            .chain(&outcome.ended)
+        {
             text.push_str(&format!("        {:<10} {:<10} {}\n", m.op, m.kind, m.path));
             if let Some(r) = &m.reason {
                 text.push_str(&format!("          because: {r}\n"));

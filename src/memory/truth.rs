@@ -203,6 +203,43 @@ pub fn rivals(
     Ok(docs)
 }
 
+/// The active records of the scope, of any subject, whose text mentions
+/// every content word of `words` ("Miso", "my boat"): what a death, a
+/// break-up or "forget the part about …" ends. Events stay: they tell what
+/// happened, which stays true.
+pub fn mentioning(
+    store: &Store,
+    scope: &Scope,
+    words: &str,
+    now: Timestamp,
+) -> Result<Vec<IndexedDoc>> {
+    let wanted: Vec<String> = words
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| w.len() > 2 && !matches!(*w, "my" | "our" | "the" | "their" | "about"))
+        .map(str::to_lowercase)
+        .collect();
+    if wanted.is_empty() {
+        return Ok(Vec::new());
+    }
+    let filter = scope.filter(TIERS.to_vec(), Validity::CurrentAt(now));
+    let mut out = Vec::new();
+    for (_, addr) in store.index().search(&wanted.join(" "), &filter, 200)? {
+        let doc = store.index().fetch(addr)?;
+        let text: Vec<String> = doc
+            .content
+            .split(|c: char| !c.is_alphanumeric())
+            .map(str::to_lowercase)
+            .collect();
+        let mentions = wanted
+            .iter()
+            .all(|w| text.iter().any(|t| t == w || t.trim_end_matches('s') == w));
+        if mentions && doc.category.as_deref() != Some("event") {
+            out.push(doc);
+        }
+    }
+    Ok(out)
+}
+
 /// How retired records end.
 #[derive(Debug, Clone)]
 pub enum Ending {

@@ -20,6 +20,9 @@ use std::sync::OnceLock;
 
 use regex::{Captures, Regex};
 
+use crate::clock::Timestamp;
+use crate::models::{lexicon, rewrite, when};
+
 /// Categories of a fact (SPEC: capture).
 pub const CATEGORIES: [&str; 9] = [
     "identity",
@@ -34,7 +37,7 @@ pub const CATEGORIES: [&str; 9] = [
 ];
 
 /// One standalone fact.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Fact {
     /// Third-person, standalone: "Lives in Lisbon".
     pub content: String,
@@ -49,6 +52,12 @@ pub struct Fact {
     pub retraction: bool,
     /// The rule family that produced it (for `--explain`).
     pub rule: &'static str,
+    /// Someone or something whose current facts end with this one: a pet
+    /// that died, a partner left, a topic the speaker asked to forget. The
+    /// words every such record mentions.
+    pub ends: Option<String>,
+    /// The day a time phrase in the statement resolves to ("yesterday").
+    pub when: Option<chrono::NaiveDate>,
 }
 
 /// What a fact is a value of.
@@ -545,7 +554,7 @@ fn rules() -> &'static [Rule] {
                     let verb = cap(c, "verb");
                     let rest = third_person(&cap(c, "rest"));
                     let pre = cap(c, "pre");
-                    let when = if pre.is_empty() { String::new() } else { format!(" ({})", pre.to_lowercase()) };
+                    let when = if pre.is_empty() { String::new() } else { format!(" {}", pre.to_lowercase()) };
                     Some(draft(format!("{} {rest}{when}", sentence_case(&verb)).replace("  ", " ").trim().to_string(), "event", "persistent", 0.65))
                 },
             ),
@@ -567,46 +576,116 @@ fn rules() -> &'static [Rule] {
                 r"i have (?P<v>(?:a|an|two|three|four|five|\d+) .+)",
                 |c| Some(draft(format!("Has {}", third_person(&strip_tail(&cap(c, "v")))), "attribute", "persistent", 0.6)),
             ),
-            // The generic first-person rule.
-            r(
-                "first-person",
-                r"(?:i|we) (?P<verb>[a-z]+) (?P<rest>.{3,})",
-                |c| {
-                    let verb = cap(c, "verb");
-                    let rest = cap(c, "rest");
-                    if ["am", "was", "is"].contains(&verb.to_lowercase().as_str()) {
-                        // "I am so tired today" is a passing state, not a fact; "I am
-                        // a night owl" and "I am learning Japanese" are facts.
-                        let first = rest.split_whitespace().next().unwrap_or("").to_lowercase();
-                        let ongoing = first.ends_with("ing") && first.len() > 4;
-                        if !(ongoing || matches!(first.as_str(), "a" | "an" | "the" | "from" | "in" | "into" | "married" | "engaged" | "single" | "divorced" | "retired")) {
-                            return None;
-                        }
-                    }
-                    // "I do not know", "I switched jobs": too little to stand alone.
-                    if content_words(&rest) < 2 {
-                        return None;
-                    }
-                    let rest = third_person(&rest);
-                    Some(draft(format!("{} {rest}", sentence_case(&conjugate(&verb))), "attribute", "persistent", 0.5))
-                },
-            ),
         ]
     })
 }
 
 /// Words that carry content (not function words or pronouns).
 fn content_words(text: &str) -> usize {
-    const FUNCTION: [&str; 40] = [
-        "a", "an", "the", "not", "no", "it", "that", "this", "these", "those", "so", "to", "of",
-        "very", "really", "just", "much", "too", "my", "their", "them", "me", "you", "your",
-        "about", "how", "what", "there", "here", "then", "now", "do", "be", "been", "is", "am",
-        "are", "was", "and", "or",
-    ];
     text.split(|c: char| !c.is_alphanumeric() && c != '\'')
-        .filter(|w| !w.is_empty() && !FUNCTION.contains(&w.to_lowercase().as_str()))
+        .filter(|w| !w.is_empty() && !FUNCTION_WORDS.contains(&w.to_lowercase().as_str()))
         .count()
 }
+
+/// Function words, pronouns and auxiliaries: no content of their own.
+const FUNCTION_WORDS: &[&str] = &[
+    "a",
+    "an",
+    "the",
+    "not",
+    "no",
+    "it",
+    "it's",
+    "that",
+    "this",
+    "these",
+    "those",
+    "so",
+    "to",
+    "of",
+    "very",
+    "really",
+    "just",
+    "much",
+    "too",
+    "my",
+    "their",
+    "them",
+    "me",
+    "you",
+    "your",
+    "about",
+    "how",
+    "what",
+    "there",
+    "here",
+    "then",
+    "now",
+    "do",
+    "does",
+    "did",
+    "be",
+    "been",
+    "is",
+    "am",
+    "are",
+    "was",
+    "were",
+    "and",
+    "or",
+    "has",
+    "have",
+    "had",
+    "will",
+    "would",
+    "can",
+    "could",
+    "should",
+    "they",
+    "theirs",
+    "themselves",
+    "in",
+    "on",
+    "at",
+    "for",
+    "with",
+    "from",
+    "by",
+    "as",
+    "up",
+    "out",
+    "some",
+    "any",
+    "all",
+    "i",
+    "we",
+    "our",
+    "us",
+    "user",
+    "others",
+    "when",
+    "while",
+    "if",
+    "because",
+    "but",
+    "also",
+    "still",
+    "even",
+    "one",
+    "get",
+    "got",
+    "being",
+    "into",
+    "over",
+    "than",
+    "which",
+    "who",
+    "he",
+    "she",
+    "him",
+    "her",
+    "his",
+];
 
 /// The article the speaker used, else one by spelling ("an SRE" must be kept).
 fn article_for<'a>(given: &'a str, noun: &str) -> &'a str {
@@ -789,7 +868,28 @@ fn with_implied_subject(sentence: &str) -> String {
         // "Currently living in Seattle" → "I am currently living in Seattle".
         Some(c) if c["verb"].to_lowercase().ends_with("ing") => format!("I am {sentence}"),
         Some(_) => format!("I {sentence}"),
-        None => sentence.to_string(),
+        None => {
+            // Any verb the lexicon knows in the past or -ing form, opening a
+            // sentence that has no subject of its own: "Painted a lake
+            // sunrise", "Researching adoption agencies", "going to continue".
+            // A gerund that is the subject ("Relaxing is key") is no such verb.
+            let mut words = sentence.split_whitespace();
+            let first = words
+                .next()
+                .unwrap_or("")
+                .trim_matches(|c: char| !c.is_alphanumeric());
+            let own_verb = sentence
+                .split_whitespace()
+                .skip(1)
+                .any(|w| matches!(w, "is" | "are" | "was" | "were" | "has" | "makes" | "made"));
+            match lexicon::verb(first) {
+                Some((_, lexicon::VerbForm::Participle)) if !own_verb => format!("I am {sentence}"),
+                Some((_, lexicon::VerbForm::Past)) if !own_verb && !first.ends_with("en") => {
+                    format!("I {sentence}")
+                }
+                _ => sentence.to_string(),
+            }
+        }
     }
 }
 
@@ -830,6 +930,8 @@ fn normalise(text: &str) -> String {
                 "$1 not",
             ),
             (r"(?i)\bname's\b", "name is"),
+            // "my anniversary's on June 9th": "is", not a possessive.
+            (r"(?i)\b(my|our) ([a-z]+)'s (on|in|at|a|an|the|\d)", "$1 $2 is $3"),
             (r"(?i)\bit's\b", "it is"),
             (r"(?i)\bthat's\b", "that is"),
             (r"(?i)\bim\b", "I am"),
@@ -953,8 +1055,8 @@ fn strip_retraction(clause: &str) -> Option<(String, bool)> {
         [
             (r"(?i)^(?:please )?(?:forget|disregard|ignore|delete|remove) (?:that|the fact that|about the fact that)? ?(.+)$", "$1"),
             (r"(?i)^(.*?)\bno longer\b(.*)$", "$1$2"),
-            (r"(?i)^(i am|we are) not (?:an? )?(.+?) (?:any ?more|anymore)$", "$1 $2"),
-            (r"(?i)^(i|we) (?:do not|did not) (.+?) (?:any ?more|anymore)$", "$1 $2"),
+            (r"(?i)^(i am|we are) not (?:an? )?(.+?) (?:any ?more|anymore|after all)(?:,? (?:because|since|as|so|after|now that) .+)?$", "$1 $2"),
+            (r"(?i)^(i|we) (?:do not|did not) (.+?) (?:any ?more|anymore|after all)(?:,? (?:because|since|as|so|after|now that) .+)?$", "$1 $2"),
             (r"(?i)^(i|we) (?:have |had )?(?:stopped|quit) (?:being )(.+)$", "$1 am $2"),
             (r"(?i)^(i|we) (?:quit|left) (?:my job at |my job with |working at |working for )?(.+)$", "$1 work at $2"),
             (r"(?i)^(i|we) (?:got fired from|was fired from|was laid off from|got laid off from|resigned from) (.+)$", "$1 work at $2"),
@@ -1014,7 +1116,7 @@ fn emphasis(sentence: &str) -> f64 {
 fn strip_lead_in(sentence: &str) -> String {
     static RE: OnceLock<Regex> = OnceLock::new();
     let re = RE.get_or_init(|| {
-        Regex::new(r"(?i)^(?:(?:please |also |oh,? |so,? |well,? |btw,? |by the way,? |fyi,? |just so you know,? |actually,? |correction:? |to be clear,? |update:? |no,? |wait,? |sorry,? |i meant,? |anyway,? |also,? |and |scratch that,? |hey,? |hi,? |hello,? |ok,? |okay,? |oh and,? |honestly,? |these days,? |nowadays,? |currently,? |at the moment,? |right now,? |lately,? )*(?:(?:can|could|would|will) you (?:please )?)?(?:remember|note|keep in mind|don't forget|do not forget|for the record|make a note)?(?: that)?,?\s*)").expect("valid regex")
+        Regex::new(r"(?i)^(?:(?:please |also |oh,? |so,? |well,? |btw,? |by the way,? |fyi,? |just so you know,? |actually,? |correction:? |to be clear,? |update:? |no,? |wait,? |sorry,? |i meant,? |anyway,? |also,? |and |scratch that,? |hey,? |hi,? |hello,? |ok,? |okay,? |oh and,? |honestly,? |(?:it )?turns out,? (?:that )?|these days,? |nowadays,? |currently,? |at the moment,? |right now,? |lately,? )*(?:(?:can|could|would|will) you (?:please )?)?(?:remember|note|keep in mind|don't forget|do not forget|for the record|make a note)?(?: that)?,?\s*)").expect("valid regex")
     });
     re.replace(sentence.trim(), "").trim().to_string()
 }
@@ -1037,7 +1139,9 @@ fn other_subject(clause: &str) -> Option<(String, Option<String>, String)> {
     let unnamed = UNNAMED.get_or_init(|| {
         Regex::new(&format!(r"^(?i:my|our) (?P<rel>(?i:{RELATIONS})) (?P<rest>(?:is|was|has|had|lives|lived|works|worked|likes|loves|hates|moved|just|started|joined|prefers|enjoys|studies|teaches|plays|owns|runs|speaks|went|visited|got)\b.*)$")).expect("valid regex")
     });
-    if let Some(c) = unnamed.captures(clause) {
+    if let Some(c) = unnamed.captures(clause)
+        && !names_the_relation(&cap(&c, "rest"))
+    {
         // No name given: the relation stands for the person ("sister").
         return Some((relation_name(&cap(&c, "rel")), None, cap(&c, "rest")));
     }
@@ -1078,6 +1182,18 @@ fn other_subject(clause: &str) -> Option<(String, Option<String>, String)> {
         return None;
     }
     Some((name, None, cap(&c, "rest")))
+}
+
+/// Whether the rest of "my boyfriend is Karim" only names who the relation
+/// is: an attribute of the speaker ("Boyfriend is Karim"), not a fact about
+/// an unnamed person.
+fn names_the_relation(rest: &str) -> bool {
+    let mut words = rest.trim_end_matches(['.', '!']).split_whitespace();
+    matches!(words.next(), Some("is" | "was"))
+        && words
+            .next()
+            .is_some_and(|w| w.chars().next().is_some_and(char::is_uppercase))
+        && words.next().is_none()
 }
 
 /// One name per relation, so "my mom" and "my mother" are one person.
@@ -1149,18 +1265,58 @@ pub fn classify(content: &str) -> Option<(&'static str, Option<Attribute>)> {
     classify_first_person(&normalised).map(|(rule, d)| (rule, d.attribute))
 }
 
-/// Extracts standalone facts from prose.
+/// A piece of what was said that gave no fact, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Skipped {
+    pub text: String,
+    /// "a question", "greeting or reaction", "about the listener"…
+    pub why: &'static str,
+}
+
+/// What the rules read in one text: the facts, and the clauses that gave none.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Extraction {
+    pub facts: Vec<Fact>,
+    pub skipped: Vec<Skipped>,
+}
+
+/// Extracts standalone facts from prose (time words left unresolved).
 pub fn extract(text: &str) -> Vec<Fact> {
-    let mut facts: Vec<Fact> = Vec::new();
+    read(text, None).facts
+}
+
+/// Reads prose into standalone facts: sentences, then clauses; greetings,
+/// reactions, questions and filler are dropped (and named in `skipped`); each
+/// informative clause is told in the third person, by a rule family when one
+/// knows the statement (which gives it an attribute), else in the speaker's
+/// own words. With `now`, time words are resolved and written after them.
+pub fn read(text: &str, now: Option<Timestamp>) -> Extraction {
+    let mut out = Extraction::default();
+    let skip = |out: &mut Extraction, text: &str, why: &'static str| {
+        out.skipped.push(Skipped {
+            text: text.trim().to_string(),
+            why,
+        })
+    };
     for (sentence, question_mark) in sentences(text) {
-        if (question_mark && is_question(&sentence)) || is_small_talk(&sentence) {
+        if question_mark && is_question(&sentence) {
+            skip(&mut out, &sentence, "a question");
+            continue;
+        }
+        if is_small_talk(&sentence) {
+            skip(&mut out, &sentence, "greeting or reaction");
             continue;
         }
         let boost = emphasis(&sentence);
+        let moment = is_moment(&sentence);
         let body = with_implied_subject(&strip_lead_in(&normalise(&sentence)));
         if body.is_empty() || is_small_talk(&body) {
+            skip(&mut out, &sentence, "greeting or reaction");
             continue;
         }
+        // The fact the sentence's last clause gave, for a clause that goes on
+        // about it ("…, it was so powerful").
+        let mut last: Option<usize> = None;
         for clause in clauses(&body) {
             let clause = clause
                 .trim()
@@ -1168,18 +1324,287 @@ pub fn extract(text: &str) -> Vec<Fact> {
                 .trim()
                 .to_string();
             if clause.split_whitespace().count() < 2 || is_small_talk(&clause) {
+                if !clause.is_empty() {
+                    skip(&mut out, &clause, "greeting or reaction");
+                }
                 continue;
             }
-            facts.extend(facts_of_clause(&clause, boost));
+            match facts_of_clause(&clause, boost) {
+                Ok(facts) => {
+                    for mut f in facts {
+                        if moment && f.category != "task" && is_ongoing(&f.content) {
+                            // What the speaker is doing right now: the moment.
+                            f.category = "task";
+                            f.durability = "session";
+                        }
+                        out.facts.push(f);
+                        last = Some(out.facts.len() - 1);
+                    }
+                }
+                Err(why) => match last {
+                    Some(i) if continues(&clause) && !out.facts[i].retraction => {
+                        let f = &mut out.facts[i];
+                        f.content = format!("{}; {}", f.content, rewrite::pronouns(&clause));
+                    }
+                    _ => skip(&mut out, &clause, why),
+                },
+            }
         }
     }
     // One fact per idea: drop exact repeats within one input.
     let mut seen = std::collections::HashSet::new();
-    facts.retain(|f| seen.insert((f.subject.clone(), norm(&f.content), f.retraction)));
-    facts
+    out.facts
+        .retain(|f| seen.insert((f.subject.clone(), norm(&f.content), f.retraction)));
+    if let Some(now) = now {
+        for f in &mut out.facts {
+            if f.retraction {
+                continue;
+            }
+            if let Some(r) = when::resolve(&f.content, now) {
+                f.content = r.text;
+                f.when = Some(r.date);
+            }
+        }
+    }
+    out
 }
 
-fn facts_of_clause(clause: &str, boost: f64) -> Vec<Fact> {
+/// Whether a clause goes on about what the one before it said: it opens with
+/// a pronoun that points back ("it was so powerful", "which was fun").
+fn continues(clause: &str) -> bool {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(r"(?i)^(?:it|it is|it was|that|that is|this|they|there|which|who|he|she|so)\b")
+            .expect("valid regex")
+    })
+    .is_match(clause)
+        && content_words(&clause.to_lowercase()) >= 2
+        && !evaluation_only(clause)
+}
+
+/// Whether the sentence speaks of this very moment ("right now", "at the
+/// moment", "today"): what it says the speaker is doing is a task of the
+/// session, not a lasting fact.
+fn is_moment(sentence: &str) -> bool {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(r"(?i)\b(?:right now|at the moment|currently|at present|today|tonight|this (?:morning|afternoon|evening))\b")
+            .expect("valid regex")
+    })
+    .is_match(sentence)
+}
+
+/// Whether a third-person fact says what is going on: "Is fixing …".
+fn is_ongoing(content: &str) -> bool {
+    let mut words = content.split_whitespace();
+    matches!(words.next(), Some("Is"))
+        && words
+            .next()
+            .is_some_and(|w| matches!(lexicon::verb(w), Some((_, lexicon::VerbForm::Participle))))
+}
+
+/// Words that only judge or react ("great", "so happy"), with no content of
+/// their own.
+const EVALUATIVE: &[&str] = &[
+    "great",
+    "awesome",
+    "amazing",
+    "cool",
+    "fun",
+    "nice",
+    "happy",
+    "glad",
+    "good",
+    "lovely",
+    "wonderful",
+    "fantastic",
+    "proud",
+    "excited",
+    "exciting",
+    "thankful",
+    "grateful",
+    "sad",
+    "tough",
+    "hard",
+    "tricky",
+    "important",
+    "beautiful",
+    "incredible",
+    "special",
+    "inspiring",
+    "powerful",
+    "cute",
+    "sweet",
+    "perfect",
+    "blast",
+    "worth",
+    "best",
+    "crazy",
+    "wild",
+    "bad",
+    "tired",
+    "busy",
+    "stoked",
+    "thrilled",
+    "pumped",
+    "lucky",
+    "blessed",
+    "sorry",
+    "sure",
+    "interesting",
+    "true",
+    "right",
+    "okay",
+    "ok",
+    "fine",
+    "well",
+    "cool",
+    "much",
+    "lot",
+    "thing",
+    "things",
+    "stuff",
+    "super",
+    "really",
+    "totally",
+    "pretty",
+    "wow",
+    "yeah",
+];
+
+/// Whether every content word of a clause only judges or reacts.
+fn evaluation_only(clause: &str) -> bool {
+    let lower = clause.to_lowercase();
+    const WHEN: [&str; 8] = [
+        "today",
+        "tonight",
+        "yesterday",
+        "lately",
+        "now",
+        "right",
+        "again",
+        "still",
+    ];
+    words_of(&lower)
+        .filter(|w| !FUNCTION_WORDS.contains(w) && !WHEN.contains(w))
+        .all(|w| EVALUATIVE.contains(&w))
+}
+
+fn words_of(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '-'))
+        .filter(|w| !w.is_empty())
+}
+
+/// Small talk inside a statement: apologies, promises to keep in touch,
+/// hopes and hedges, agreement. Nothing to remember in them.
+fn is_social(clause: &str) -> bool {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(r"(?i)\b(?:sorry|let me know|let us|i will keep you|keep you (?:posted|updated)|i will let you|can ?not wait|i hope|i am hoping|i am sure|i guess|i think so|i agree|i know|i get it|i mean|i bet|i wish|i appreciate|i am glad|i am happy for|glad to hear|good to (?:see|hear)|talk (?:to you )?(?:soon|later)|take care|thank)\b")
+            .expect("valid regex")
+    })
+    .is_match(clause)
+}
+
+/// Whether a clause is about the listener rather than the speaker.
+fn is_about_listener(clause: &str) -> bool {
+    static YOU: OnceLock<Regex> = OnceLock::new();
+    YOU.get_or_init(|| Regex::new(r"(?i)\b(?:you|your|yours|yourself|u)\b").expect("valid regex"))
+        .is_match(clause)
+}
+
+/// A first-person clause no rule family knows, told in the speaker's own
+/// words: "I mostly write Ruby" → "Mostly writes Ruby".
+fn in_own_words(clause: &str, retraction: bool) -> Result<Draft, &'static str> {
+    if is_about_listener(clause) {
+        return Err("about the listener");
+    }
+    if is_social(clause) {
+        return Err("small talk");
+    }
+    let text = rewrite::third_person_clause(clause).ok_or("no verb the lexicon knows")?;
+    let text = strip_aside(&text);
+    if !retraction {
+        let specific = text
+            .split_whitespace()
+            .skip(1)
+            .any(|w| w.starts_with(char::is_uppercase) || w.contains(|c: char| c.is_ascii_digit()));
+        let words = content_words(&text.to_lowercase());
+        if evaluation_only(&text) || words == 0 || (words < 2 && !specific) {
+            return Err("too little to stand alone");
+        }
+        // "Is so excited": a passing feeling.
+        let mut words = text.split_whitespace();
+        if matches!(words.next(), Some("Is" | "Was" | "Feels" | "Felt"))
+            && evaluation_only(&words.collect::<Vec<_>>().join(" "))
+        {
+            return Err("a passing feeling");
+        }
+    }
+    let verb = text
+        .split_whitespace()
+        .find(|w| !lexicon::is_adverb(w) || lexicon::verb(w).is_some())
+        .unwrap_or("");
+    let (category, importance) = match lexicon::verb(verb) {
+        _ if text.starts_with("The user and others") => ("event", 0.55),
+        Some((_, lexicon::VerbForm::Past)) => ("event", 0.55),
+        Some((base, _))
+            if matches!(
+                base.as_str(),
+                "love" | "like" | "enjoy" | "adore" | "prefer" | "hate" | "dislike"
+            ) =>
+        {
+            ("preference", 0.6)
+        }
+        _ if is_ongoing(&text) => ("event", 0.5),
+        _ => ("attribute", 0.5),
+    };
+    Ok(draft(text, category, "persistent", importance))
+}
+
+/// Whether the speaker is in the clause other than as its opening subject.
+fn mentions_speaker(clause: &str) -> bool {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(r"\b(?:I|me|my|My|myself|mine|we|our|Our|us|ourselves)\b").expect("valid regex")
+    })
+    .is_match(clause)
+}
+
+/// A clause about the speaker with another subject, its first-person words
+/// in the third person: "The support group made me feel accepted" → "The
+/// support group made them feel accepted".
+fn in_other_words(clause: &str) -> Result<Draft, &'static str> {
+    if is_social(clause) {
+        return Err("small talk");
+    }
+    let text = strip_aside(&sentence_case(&rewrite::pronouns(clause)));
+    let has_verb = text
+        .split_whitespace()
+        .skip(1)
+        .any(|w| lexicon::verb(w.trim_matches(|c: char| !c.is_alphanumeric())).is_some());
+    if !has_verb {
+        return Err("no verb the lexicon knows");
+    }
+    if evaluation_only(&text) || content_words(&text.to_lowercase()) < 2 {
+        return Err("too little to stand alone");
+    }
+    Ok(draft(text, "attribute", "persistent", 0.5))
+}
+
+/// Asides at the end of a statement carry nothing: "…, fyi", "… lol".
+fn strip_aside(text: &str) -> String {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(r"(?i)(?:,?\s+(?:fyi|lol|haha+|btw|though|tbh|honestly|right|you know|i guess|for sure|anyway|as well))+\s*$")
+            .expect("valid regex")
+    })
+    .replace(text, "")
+    .trim()
+    .to_string()
+}
+
+fn facts_of_clause(clause: &str, boost: f64) -> Result<Vec<Fact>, &'static str> {
     let mut out = Vec::new();
     let make = |subject: &str, rule: &'static str, d: Draft, retraction: bool| -> Fact {
         let importance = (d.importance + boost + if retraction { 0.1 } else { 0.0 }).min(1.0);
@@ -1192,8 +1617,21 @@ fn facts_of_clause(clause: &str, boost: f64) -> Vec<Fact> {
             attribute: d.attribute,
             retraction,
             rule,
+            ..Fact::default()
         }
     };
+    // An ending: a death, a break-up. The event is kept, and what is known of
+    // the one it ends ends with it.
+    if let Some((content, ends)) = ending(clause) {
+        let mut f = make(
+            "user",
+            "ending",
+            draft(content, "event", "persistent", 0.7),
+            false,
+        );
+        f.ends = Some(ends);
+        return Ok(vec![f]);
+    }
     // Someone else: "my wife Jennifer is a doctor", "Tom lives in Paris".
     if let Some((name, relation, rest)) = other_subject(clause) {
         let subject = subject_name(&name);
@@ -1223,18 +1661,66 @@ fn facts_of_clause(clause: &str, boost: f64) -> Vec<Fact> {
                 .replace("I was ", "I am "),
         );
         let positive = deconjugate(&positive);
-        if let Some((rule, d)) = classify_first_person(&positive) {
+        let found = classify_first_person(&positive).or_else(|| {
+            in_own_words(&positive, retraction)
+                .ok()
+                .map(|d| ("other", d))
+        });
+        if let Some((rule, mut d)) = found {
+            // The person is named in the fact itself, so it reads right on
+            // its own: "Omar, the user's husband, is a dentist".
+            let told = lower_first(&d.content);
+            d.content = match &relation {
+                Some(rel) => format!("{name}, the user's {rel}, {told}"),
+                None if name.chars().next().is_some_and(char::is_uppercase) => {
+                    format!("{name} {told}")
+                }
+                None => format!("The user's {name} {told}"),
+            };
             out.push(make(&subject, rule, d, retraction));
         }
-        return out;
+        return if out.is_empty() {
+            Err("no verb the lexicon knows")
+        } else {
+            Ok(out)
+        };
     }
     let (positive, retraction, forget) = match strip_retraction(clause) {
         Some((p, forget)) => (p, true, forget),
         None => (clause.to_string(), false, false),
     };
+    if forget && let Some(topic) = forget_topic(&positive) {
+        // "Forget the part about my boat": whatever mentions the boat.
+        let mut f = make(
+            "user",
+            "forget",
+            draft(
+                format!("Asked to forget {}", third_person(&topic)),
+                "task",
+                "session",
+                0.5,
+            ),
+            false,
+        );
+        f.ends = Some(topic);
+        return Ok(vec![f]);
+    }
     if !is_first_person(&positive) {
+        if retraction || is_about_listener(&positive) {
+            return Err("about the listener");
+        }
+        // About the speaker all the same, told from another subject: "The
+        // support group has made me feel accepted".
+        if mentions_speaker(&positive) {
+            return Ok(vec![make(
+                "user",
+                "own words",
+                in_other_words(&positive)?,
+                false,
+            )]);
+        }
         // Not about the speaker nor anyone named: nothing to remember.
-        return out;
+        return Err("not about the speaker");
     }
     // A preference that is negated is a new value (a flip), not a retraction;
     // "forget that I like tea" is a retraction all the same.
@@ -1251,10 +1737,82 @@ fn facts_of_clause(clause: &str, boost: f64) -> Vec<Fact> {
         } else {
             positive
         };
-    if let Some((rule, d)) = classify_first_person(&positive) {
-        out.push(make("user", rule, d, retraction));
+    let (rule, d) = match classify_first_person(&positive) {
+        Some(found) => found,
+        None => ("own words", in_own_words(&positive, retraction)?),
+    };
+    out.push(make("user", rule, d, retraction));
+    Ok(out)
+}
+
+fn lower_first(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(c) => c.to_lowercase().chain(chars).collect(),
+        None => String::new(),
     }
-    out
+}
+
+/// A death or a break-up: the statement to keep, and the name (or words)
+/// whose current facts end with it. "Sadly Miso passed away last week" →
+/// ("Miso passed away last week", "Miso").
+fn ending(clause: &str) -> Option<(String, String)> {
+    static DEATH: OnceLock<Regex> = OnceLock::new();
+    let death = DEATH.get_or_init(|| {
+        Regex::new(r"(?i)^(?:sadly,? |unfortunately,? |so )?(?:(?P<my>my|our) (?P<rel>[\w' -]+?),? )?(?P<name>\p{Lu}[\p{L}'-]+)?,? (?P<verb>passed away|passed|died|was put down|was put to sleep|is no longer with us)(?P<rest>.*)$").expect("valid regex")
+    });
+    if let Some(c) = death.captures(clause) {
+        let name = c.name("name").map(|m| m.as_str().to_string());
+        let rel = c.name("rel").map(|m| m.as_str().to_string());
+        let who = name.clone().or(rel.clone())?;
+        if matches!(
+            who.as_str(),
+            "I" | "It" | "That" | "This" | "He" | "She" | "They"
+        ) {
+            return None;
+        }
+        let subject = match (&name, &rel) {
+            (Some(n), Some(r)) => format!("{n}, the user's {r},"),
+            (Some(n), None) => n.clone(),
+            (None, Some(r)) => format!("The user's {r}"),
+            (None, None) => return None,
+        };
+        let content = format!("{subject} {}{}", &c["verb"], third_person(&c["rest"]));
+        return Some((content, who));
+    }
+    static BREAKUP: OnceLock<Regex> = OnceLock::new();
+    let breakup = BREAKUP.get_or_init(|| {
+        Regex::new(r"(?i)^(?:(?:my (?P<rel>[\w' -]+?) |(?P<name>\p{Lu}[\p{L}'-]+) )and i|we|i) (?:have |just |finally )*(?:broke up|split up|separated|got divorced|divorced|ended things|called it off)(?: with (?P<with>(?:my )?[\p{L}'-]+))?(?P<rest>.*)$").expect("valid regex")
+    });
+    let c = breakup.captures(clause)?;
+    let who = c
+        .name("name")
+        .or(c.name("with"))
+        .or(c.name("rel"))
+        .map(|m| m.as_str().trim_start_matches("my ").to_string())
+        .unwrap_or_else(|| "partner".into());
+    let content = format!(
+        "Broke up with {}{}",
+        if who.chars().next().is_some_and(char::is_uppercase) {
+            who.clone()
+        } else {
+            format!("their {who}")
+        },
+        third_person(&c["rest"])
+    );
+    Some((content, who))
+}
+
+/// What "forget …" points at, when it is no statement of its own: "the part
+/// about my boat" → "my boat".
+fn forget_topic(positive: &str) -> Option<String> {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    let re = RE.get_or_init(|| {
+        Regex::new(r"(?i)^(?:all |everything |the (?:part|bit|thing|stuff|one)s? |what i (?:said|told you) )?(?:about|regarding|on|of) (?P<topic>.+)$")
+            .expect("valid regex")
+    });
+    let topic = re.captures(positive)?.name("topic")?.as_str().to_string();
+    (content_words(&topic.to_lowercase()) >= 1).then_some(topic)
 }
 
 /// Whether a clause speaks of the speaker: "I …", "my …", or "I …" after a
@@ -1442,7 +2000,7 @@ mod tests {
             .iter()
             .find(|f| f.subject == "jennifer")
             .expect("a fact about jennifer");
-        assert_eq!(jen.content, "Is a doctor");
+        assert_eq!(jen.content, "Jennifer, the user's wife, is a doctor");
         assert!(
             facts
                 .iter()
@@ -1451,7 +2009,7 @@ mod tests {
         let tom = one("Tom lives in Paris");
         assert_eq!(
             (tom.subject.as_str(), tom.content.as_str()),
-            ("tom", "Lives in Paris")
+            ("tom", "Tom lives in Paris")
         );
         let org = extract("Acme Corp is hiring engineers");
         assert!(org.iter().all(|f| f.subject == "acme-corp"), "{org:?}");

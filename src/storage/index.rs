@@ -30,7 +30,7 @@ use crate::storage::naming;
 use crate::storage::record::{Kind, Record, Status};
 
 /// Bumped whenever the schema or analyzer changes; a mismatch forces a rebuild.
-pub const SCHEMA_VERSION: u32 = 6;
+pub const SCHEMA_VERSION: u32 = 7;
 
 const ANALYZER: &str = "engram_en";
 
@@ -223,6 +223,7 @@ pub struct Fields {
     pub turn: Field,
     pub pinned: Field,
     pub durability: Field,
+    pub role: Field,
     pub consolidated: Field,
     pub reinforced: Field,
     pub attribute: Field,
@@ -268,6 +269,7 @@ fn build_schema() -> (Schema, Fields) {
         turn: b.add_i64_field("turn", FAST | STORED),
         pinned: b.add_u64_field("pinned", STORED),
         durability: b.add_text_field("durability", STORED),
+        role: b.add_text_field("role", STORED),
         consolidated: b.add_u64_field("consolidated", INDEXED | STORED),
         reinforced: b.add_u64_field("reinforced", STORED),
         attribute: b.add_text_field("attribute", exact.clone()),
@@ -339,6 +341,8 @@ pub struct IndexedDoc {
     pub turn: Option<u64>,
     pub pinned: bool,
     pub durability: Option<String>,
+    /// Who said it, for a message kept as said.
+    pub role: Option<String>,
     pub consolidated: bool,
     pub reinforced: u64,
     pub attribute: Option<String>,
@@ -514,6 +518,9 @@ impl TextIndex {
         }
         if let Some(d) = &r.durability {
             doc.add_text(f.durability, d);
+        }
+        if let Some(role) = &r.role {
+            doc.add_text(f.role, role);
         }
         if r.consolidated == Some(true) {
             doc.add_u64(f.consolidated, 1);
@@ -857,6 +864,7 @@ impl TextIndex {
                 .map(|t| t.max(0) as u64),
             pinned: doc.get_first(f.pinned).and_then(|v| v.as_u64()) == Some(1),
             durability: text(f.durability),
+            role: text(f.role),
             consolidated: doc.get_first(f.consolidated).and_then(|v| v.as_u64()) == Some(1),
             reinforced: doc
                 .get_first(f.reinforced)

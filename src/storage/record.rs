@@ -153,6 +153,8 @@ pub struct Record {
     pub pinned: Option<bool>,
     /// The session turn a working-memory entry entered at (for its salience).
     pub turn: Option<u64>,
+    /// Who said it, for a message kept as said: user, assistant, system, tool.
+    pub role: Option<String>,
     /// Whether consolidation has read this episode.
     pub consolidated: Option<bool>,
     /// Caller-owned strings, kept verbatim.
@@ -170,7 +172,7 @@ pub struct Record {
 }
 
 /// The keys engram knows, in the order it writes them for a new record.
-pub const KNOWN_KEYS: [&str; 29] = [
+pub const KNOWN_KEYS: [&str; 30] = [
     "id",
     "kind",
     "subject",
@@ -198,6 +200,7 @@ pub const KNOWN_KEYS: [&str; 29] = [
     "tags",
     "pinned",
     "turn",
+    "role",
     "consolidated",
     "meta",
 ];
@@ -251,6 +254,7 @@ impl Record {
             tags: Vec::new(),
             pinned: None,
             turn: None,
+            role: None,
             consolidated: None,
             meta: BTreeMap::new(),
             extra: Mapping::new(),
@@ -425,6 +429,7 @@ impl Record {
                 "user" => record.user = Some(string_field(&value, "user").map_err(err)?),
                 "agent" => record.agent = Some(string_field(&value, "agent").map_err(err)?),
                 "session" => record.session = Some(string_field(&value, "session").map_err(err)?),
+                "role" => record.role = Some(string_field(&value, "role").map_err(err)?),
                 "supersedes" => {
                     record.supersedes = Some(string_field(&value, "supersedes").map_err(err)?)
                 }
@@ -549,6 +554,7 @@ impl Record {
             ("superseded_by", &self.superseded_by),
             ("invalidated_by", &self.invalidated_by),
             ("reason", &self.reason),
+            ("role", &self.role),
         ];
         for (key, value) in opt_str {
             if let Some(v) = value {

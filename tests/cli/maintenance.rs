@@ -169,7 +169,8 @@ fn a_session_is_summarised_and_its_turns_archived() {
         ])
         .ok()
         .json();
-    assert_eq!(results(&all).len(), 3);
+    // Three facts and the three messages they came from, kept as said.
+    assert_eq!(results(&all).len(), 6);
     assert!(results(&all).iter().all(|r| r["status"] == "archived"));
     let episodes = env.recall("Session trip", &["--kind", "episodic"]);
     let (fm, _) = frontmatter(&env.read(episodes[0]["path"].as_str().unwrap()));
@@ -177,7 +178,8 @@ fn a_session_is_summarised_and_its_turns_archived() {
         fm.get("sources")
             .and_then(|s| s.as_sequence())
             .map(Vec::len),
-        Some(3)
+        // The three facts and the three messages, kept as said.
+        Some(6)
     );
 }
 

@@ -30,12 +30,16 @@ use crate::memory::reconcile::{self, Op};
 use crate::memory::scope::Scope;
 use crate::memory::truth::{self, Ending, Statement};
 use crate::models::llm::ChatModel;
+use crate::models::rules::Skipped;
 use crate::storage::index::IndexedDoc;
 use crate::storage::naming;
 use crate::storage::record::Kind;
 use crate::storage::store::Store;
 use crate::storage::vault::VaultLock;
 use crate::storage::writer::{self, Mutation};
+
+/// Why a message kept as said is archived from birth.
+const SAID: &str = "what was said, kept as said: the facts drawn from it carry what is current";
 
 /// What capture with extraction did.
 #[derive(Debug, Clone, Default)]
@@ -51,6 +55,11 @@ pub struct CaptureOutcome {
     pub evicted: Vec<Mutation>,
     /// What consolidate and prune did when their thresholds were met.
     pub maintenance: Vec<Action>,
+    /// The parts of what was said that gave no fact, and why.
+    pub skipped: Vec<Skipped>,
+    /// What was said, kept as said: one record per message that held
+    /// anything to remember (archived from birth; the facts link to it).
+    pub said: Vec<Mutation>,
     pub warnings: Vec<String>,
 }
 
@@ -91,8 +100,39 @@ pub fn capture_facts(
     let turn = tick::current_turn(store, &scope, &session)? + 1;
     let mut generator = ulid::Generator::new();
     let mut facts = Vec::new();
+    // What was said is kept as said, in the session's working memory, when
+    // it held anything to remember; every record made of it links to it. It
+    // is archived from birth: a record of the words, not current knowledge,
+    // so it never competes with the facts drawn from it (which carry what is
+    // current, and end when it changes) yet stays on disk for `--all`,
+    // history and a person reading the vault.
+    let mut said: Vec<String> = Vec::new();
     for text in texts {
-        facts.extend(observe::observe(text, model, &mut out.warnings));
+        let read = observe::observe(text, model, now, &mut out.warnings);
+        out.skipped.extend(read.skipped);
+        if read.facts.is_empty() {
+            continue;
+        }
+        facts.extend(read.facts);
+        let item = CaptureItem {
+            content: text.trim().to_string(),
+            kind: Some(Kind::Working),
+            ..CaptureItem::default()
+        };
+        let mut r = build_record(&item, defaults, naming::new_id(&mut generator, now), now);
+        r.session = Some(session.clone());
+        r.turn = Some(turn);
+        r.role = Some("user".into());
+        r.durability = Some("session".into());
+        r.archive(SAID.into(), now);
+        let mut changes = Vec::new();
+        let m = writer::write_new(store, r, dry_run, &mut changes, Some(SAID.into()))?;
+        said.push(naming::wikilink(&m.path));
+        out.said.push(m);
+        if !dry_run {
+            let (_, warnings) = store.apply(changes, false)?;
+            out.warnings.extend(warnings);
+        }
     }
     for mut fact in facts {
         if let Some(subject) = &defaults.subject {
@@ -122,6 +162,7 @@ pub fn capture_facts(
             r.importance = Some(fact.importance);
             r.durability = Some(fact.durability.to_string());
             r.attribute = fact.attribute.as_ref().map(|a| a.key.clone());
+            r.sources.extend(said.iter().cloned());
             r
         };
         // Working memory: every observation, for this session.
@@ -158,7 +199,14 @@ pub fn capture_facts(
         let restated = decision.as_ref().is_some_and(|d| d.op == Op::Noop);
         let mut episode_link = None;
         if route::to_episodic(&fact, config.episodic.significance, restated) {
-            let episode = base(Kind::Episodic, &shown, &mut generator);
+            let mut episode = base(Kind::Episodic, &shown, &mut generator);
+            // An episode is dated by when it happened, when the words say so.
+            if let Some(day) = fact.when {
+                let at = day.and_hms_opt(0, 0, 0).expect("midnight exists").and_utc();
+                if at <= now {
+                    episode.valid_from = Some(at);
+                }
+            }
             let reason = format!(
                 "importance {:.2} ≥ significance {:.2}: an episode",
                 fact.importance, config.episodic.significance
@@ -264,6 +312,20 @@ pub fn capture_facts(
                         by: newest_link.clone(),
                     },
                     format!("capture: retracted ('{shown}')"),
+                ));
+            }
+        }
+        // A death, a break-up, "forget the part about …": what mentions the
+        // one it ends ends with it.
+        if let Some(words) = &fact.ends {
+            let gone = truth::mentioning(store, &scope, words, now)?;
+            if !gone.is_empty() {
+                to_end.push((
+                    gone,
+                    Ending::Invalidated {
+                        by: newest_link.clone(),
+                    },
+                    format!("capture: '{shown}'"),
                 ));
             }
         }

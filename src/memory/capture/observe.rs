@@ -2,21 +2,23 @@
 //! configured (falling back to the rules, with a warning, when it fails), else
 //! by the built-in rule engine.
 
+use crate::clock::Timestamp;
 use crate::memory::truth;
 use crate::models::llm;
-use crate::models::rules::{self, Fact};
+use crate::models::rules::{self, Extraction, Fact};
 
 /// The facts in the input: by the model when one is configured (falling back to
 /// the rules, with a warning, when it fails), else by the rules.
 pub fn observe(
     text: &str,
     model: Option<&llm::ChatModel>,
+    now: Timestamp,
     warnings: &mut Vec<String>,
-) -> Vec<Fact> {
+) -> Extraction {
     if let Some(model) = model {
         match llm::extract_facts(model, text, None) {
             Ok(facts) => {
-                return facts
+                let facts = facts
                     .into_iter()
                     .map(|f| {
                         // The client already checked both against these lists;
@@ -47,14 +49,19 @@ pub fn observe(
                             importance: f.importance,
                             retraction,
                             rule: "model",
+                            ..Fact::default()
                         }
                     })
                     .collect();
+                return Extraction {
+                    facts,
+                    skipped: Vec::new(),
+                };
             }
             Err(e) => warnings.push(format!("{e}; the rule engine extracted the facts instead")),
         }
     }
-    rules::extract(text)
+    rules::read(text, Some(now))
 }
 
 /// `value` as spelled in `list`, else `fallback`.

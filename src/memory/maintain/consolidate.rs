@@ -604,6 +604,7 @@ fn plan_with_rules(
             attribute: None,
             retraction: false,
             rule: "pattern",
+            ..Fact::default()
         };
         let candidates = reconcile::candidates(store, &fact, scope, now)?;
         let decision = reconcile::decide(&fact, &candidates);
@@ -661,6 +662,7 @@ fn plan_with_rules(
             attribute: Some(attribute.clone()),
             retraction,
             rule,
+            ..Fact::default()
         };
         let candidates = reconcile::candidates(store, &fact, scope, now)?;
         let decision = reconcile::decide(&fact, &candidates);
@@ -843,7 +845,7 @@ fn summarize_session(
                         .is_some_and(|m| m.contains_key("summarized")))
         })
         .collect();
-    if turns.is_empty() {
+    if turns.iter().all(|t| t.role.is_some()) {
         return Ok(Vec::new());
     }
     turns.sort_by(|a, b| a.turn.cmp(&b.turn).then(a.created.cmp(&b.created)));
@@ -854,6 +856,9 @@ fn summarize_session(
             .unwrap_or(0.5)
             .total_cmp(&turns[*a].importance.unwrap_or(0.5))
     });
+    // The points are the facts of the session; the messages kept as said
+    // are in its sources, not restated.
+    ranked.retain(|i| turns[*i].role.is_none());
     let mut keep: Vec<usize> = ranked.into_iter().take(5).collect();
     keep.sort();
     let mut seen = std::collections::HashSet::new();
@@ -863,7 +868,7 @@ fn summarize_session(
         .filter(|p| seen.insert(p.to_lowercase()))
         .collect();
     let mut entities: Vec<String> = Vec::new();
-    for t in &turns {
+    for t in turns.iter().filter(|t| t.role.is_none()) {
         for word in t
             .content
             .split(|c: char| !(c.is_alphanumeric() || c == '-'))
@@ -905,12 +910,15 @@ fn summarize_session(
     let mut archived = Vec::new();
     for t in &turns {
         writer::rewrite(store, t, dry_run, &mut changes, |rec| {
-            rec.archive(
+            // A message kept as said was archived from birth, with its reason.
+            if rec.role.is_none() {
+                rec.archive(
                 format!(
                     "consolidate: a turn of session {session}, kept in its summary {summary_link}"
                 ),
                 now,
             );
+            }
             rec.meta.insert("summarized".into(), summary_id.clone());
         })?;
         archived.push(t.id.clone());
