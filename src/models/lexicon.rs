@@ -101,7 +101,30 @@ pub fn verb(word: &str) -> Option<(String, VerbForm)> {
         let Some(stem) = w.strip_suffix(suffix) else {
             return Vec::new();
         };
-        let mut out = vec![stem.to_string(), format!("{stem}e")];
+        // A stem that ends consonant-vowel-consonant would have doubled its
+        // last letter (hop → hopped), so "hoped" and "hoping" had an e; so had
+        // "rated" and "staring". Otherwise the bare stem comes first (sing,
+        // bath, walk).
+        let b = stem.as_bytes();
+        let vowel = |c: u8| b"aeiou".contains(&c);
+        let n = b.len();
+        let cvc = n >= 2
+            && !vowel(b[n - 1])
+            && !b"wxy".contains(&b[n - 1])
+            && vowel(b[n - 2])
+            && (n < 3 || !vowel(b[n - 3]));
+        if suffix == "es"
+            && !["s", "sh", "ch", "x", "z", "o"]
+                .iter()
+                .any(|e| stem.ends_with(e))
+        {
+            return Vec::new();
+        }
+        let mut out = if cvc && suffix != "es" {
+            vec![format!("{stem}e"), stem.to_string()]
+        } else {
+            vec![stem.to_string(), format!("{stem}e")]
+        };
         // stopped → stop, planning → plan
         let b = stem.as_bytes();
         if b.len() >= 2 && b[b.len() - 1] == b[b.len() - 2] {

@@ -130,7 +130,7 @@ impl Draft {
 
 const DIETS: &str = r"vegetarian|vegan|pescatarian|pescetarian|keto|paleo|gluten[- ]free|dairy[- ]free|lactose[- ]intolerant|kosher|halal|teetotal|sober";
 const PROFESSIONS: &str = r"engineer|developer|programmer|doctor|physician|surgeon|nurse|teacher|designer|manager|scientist|lawyer|attorney|accountant|architect|artist|writer|author|student|researcher|consultant|analyst|chef|cook|pilot|dentist|pharmacist|therapist|psychologist|professor|lecturer|journalist|photographer|musician|sre|founder|ceo|cto|cfo|coo|nurse|electrician|plumber|carpenter|mechanic|farmer|firefighter|police officer|officer|soldier|veteran|paramedic|vet|veterinarian|economist|banker|trader|salesperson|marketer|recruiter|librarian|editor|translator|actor|actress|dancer|singer|painter|coach|trainer|barista|waiter|waitress|cashier|administrator|admin|intern|freelancer|entrepreneur|retiree|counselor|counsellor|social worker|data scientist|product manager|tester|statistician|mathematician|physicist|chemist|biologist";
-const RELATIONS: &str = r"wife|husband|partner|girlfriend|boyfriend|fianc[ée]e?|spouse|sister|brother|mother|mom|mum|father|dad|son|daughter|friend|best friend|boss|colleague|coworker|co-worker|manager|cousin|aunt|uncle|grandmother|grandma|grandfather|grandpa|roommate|flatmate|neighbou?r|niece|nephew|kid|child|baby|dog|cat|puppy|kitten|parrot|rabbit|hamster|horse";
+const RELATIONS: &str = r"(?:brother|sister|mother|father|son|daughter)-in-law|step(?:mother|father|son|daughter|sister|brother|mom|dad)|wife|husband|partner|girlfriend|boyfriend|fianc[ée]e?|spouse|sister|brother|mother|mom|mum|father|dad|son|daughter|friend|best friend|boss|colleague|coworker|co-worker|manager|cousin|aunt|uncle|grandmother|grandma|grandfather|grandpa|roommate|flatmate|neighbou?r|niece|nephew|kid|child|baby|dog|cat|puppy|kitten|parrot|rabbit|hamster|horse";
 const PARTNERS: [&str; 8] = [
     "wife",
     "husband",
@@ -242,46 +242,11 @@ fn sentence_case(text: &str) -> String {
 /// The third-person singular of an English verb: walk → walks, go → goes,
 /// have → has, carry → carries.
 pub fn conjugate(verb: &str) -> String {
-    let v = verb.to_lowercase();
-    match v.as_str() {
-        "am" | "are" => return "is".into(),
-        "have" => return "has".into(),
-        "do" => return "does".into(),
-        "go" => return "goes".into(),
-        "was" | "were" => return "was".into(),
-        _ => {}
+    match verb.to_lowercase().as_str() {
+        "am" | "are" => "is".into(),
+        "was" | "were" => "was".into(),
+        other => lexicon::third_person(other),
     }
-    let modal = [
-        "can", "could", "will", "would", "should", "must", "might", "may", "shall",
-    ];
-    let past_like = v.ends_with("ed")
-        || [
-            "went", "got", "had", "made", "took", "saw", "ran", "met", "bought", "left", "came",
-            "did", "said", "told", "felt", "found", "gave", "kept", "lost", "won", "wrote", "read",
-            "began", "grew", "knew", "drove", "flew", "ate", "drank", "sang", "swam", "taught",
-            "thought", "brought", "caught", "sold", "spent", "sent", "built", "heard", "held",
-            "became", "broke", "chose", "forgot", "hurt", "paid", "quit", "put", "set", "cut",
-            "let",
-        ]
-        .contains(&v.as_str());
-    if modal.contains(&v.as_str()) || past_like {
-        return v;
-    }
-    let bytes = v.as_bytes();
-    let n = bytes.len();
-    if v.ends_with('s')
-        || v.ends_with("sh")
-        || v.ends_with("ch")
-        || v.ends_with('x')
-        || v.ends_with('z')
-        || v.ends_with('o')
-    {
-        return format!("{v}es");
-    }
-    if n >= 2 && bytes[n - 1] == b'y' && !b"aeiou".contains(&bytes[n - 2]) {
-        return format!("{}ies", &v[..n - 1]);
-    }
-    format!("{v}s")
 }
 
 fn rules() -> &'static [Rule] {
@@ -511,11 +476,17 @@ fn rules() -> &'static [Rule] {
             // Habits.
             r(
                 "pattern",
-                r"(?:i|we) (?:usually|always|often|normally|typically|regularly|generally|tend to|like to|every (?:day|morning|evening|night|week|weekend) i) (?P<v>.+)",
+                r"(?:i|we) (?P<how>usually|always|often|normally|typically|regularly|generally|tend to|like to|every (?:day|morning|evening|night|week|weekend) i) (?P<v>.+)",
                 |c| {
-                    let v = cap(c, "v");
+                    // The speaker's own adverb, the verb conjugated by the lexicon.
+                    let (how, v) = (cap(c, "how").to_lowercase(), cap(c, "v"));
                     let (verb, rest) = v.split_once(' ').unwrap_or((v.as_str(), ""));
-                    Some(draft(format!("Usually {} {}", verb.to_lowercase(), third_person(rest)).trim().to_string(), "pattern", "persistent", 0.6))
+                    let said = match how.split_once(' ') {
+                        Some(("every", when)) => format!("{} {} every {}", conjugate(verb), third_person(rest), when.trim_end_matches(" i")),
+                        Some((lead, to)) => format!("{} {to} {verb} {}", conjugate(lead), third_person(rest)),
+                        None => format!("{how} {} {}", conjugate(verb), third_person(rest)),
+                    };
+                    Some(draft(sentence_case(&said.split_whitespace().collect::<Vec<_>>().join(" ")), "pattern", "persistent", 0.6))
                 },
             ),
             r(
@@ -713,6 +684,13 @@ fn profession(art: &str, role: &str) -> Option<Draft> {
     let role = strip_tail(role);
     if role.is_empty() {
         return None;
+    }
+    // "a barista at a little café": a role at a place is an employer.
+    if let Some((head, org)) = role.split_once(" at ").or_else(|| role.split_once(" for "))
+        && !head.trim().is_empty()
+        && content_words(&org.to_lowercase()) >= 1
+    {
+        return employer(org, art, head);
     }
     Some(
         draft(
@@ -967,6 +945,13 @@ fn normalise(text: &str) -> String {
 
 /// Splits text into sentences, keeping whether each was a question.
 fn sentences(text: &str) -> Vec<(String, bool)> {
+    // An emoticon closes what came before it: "morning :) I'm learning…".
+    static EMOTICON: OnceLock<Regex> = OnceLock::new();
+    let emoticon = EMOTICON.get_or_init(|| {
+        Regex::new(r"(?:^|\s)(?:[:;=]-?[()DPpO/\\|]+|<3|xD|XD)(?:\s|$)").expect("valid regex")
+    });
+    let text = emoticon.replace_all(text, "\n");
+    let text = text.as_ref();
     let mut out = Vec::new();
     let mut current = String::new();
     let chars: Vec<char> = text.chars().collect();
@@ -1002,6 +987,15 @@ fn sentences(text: &str) -> Vec<(String, bool)> {
 
 /// Splits a sentence into clauses that each state one thing: "I live in Lisbon
 /// and work at Stripe" → "I live in Lisbon", "I work at Stripe".
+/// "now I'm …": adverbs before the subject, and the clause from it.
+fn adverb_first() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(r"^(?i:(?:also|now|just|then|recently|currently|still|finally|so) )+(?P<rest>(?:I|we|We)\b.*)$")
+            .expect("valid regex")
+    })
+}
+
 fn clauses(sentence: &str) -> Vec<String> {
     static SPLIT: OnceLock<Regex> = OnceLock::new();
     let re = SPLIT.get_or_init(|| {
@@ -1010,7 +1004,7 @@ fn clauses(sentence: &str) -> Vec<String> {
     });
     static STARTS: OnceLock<Regex> = OnceLock::new();
     let starts = STARTS.get_or_init(|| {
-        Regex::new(r"^(?:(?i:i|i am|we|my|our)\b|\p{Lu}\p{Ll}+ (?:is|was|has|lives|works|likes|loves)\b|(?i:(?:also |now |just |then |recently |currently |still |finally )*(?:live|lives|work|works|moved|am|love|like|hate|have|has|prefer|enjoy|joined|started|quit|left|went|visited|need|want|usually|always|got))\b)").expect("valid regex")
+        Regex::new(r"^(?:(?i:i|i am|we|my|our)\b|\p{Lu}\p{Ll}+ (?:is|was|has|lives|works|likes|loves)\b|(?i:(?:also |now |just |then |recently |currently |still |finally |so )+(?:i|i am|we)\b)|(?i:(?:also |now |just |then |recently |currently |still |finally )*(?:live|lives|work|works|moved|am|love|like|hate|have|has|prefer|enjoy|joined|started|quit|left|went|visited|need|want|usually|always|got))\b)").expect("valid regex")
     });
     let parts: Vec<&str> = re.split(sentence).collect();
     let mut out: Vec<String> = Vec::new();
@@ -1027,6 +1021,9 @@ fn clauses(sentence: &str) -> Vec<String> {
                 last.push_str(part);
             }
             _ => {
+                // "now I'm a designer": the subject comes first.
+                let part = adverb_first().replace(part, "$rest");
+                let part = part.as_ref();
                 // A clause without its own subject borrows the sentence's: "and work at…".
                 let needs_subject = starts_clause
                     && !part.to_lowercase().starts_with("i ")
@@ -1116,7 +1113,7 @@ fn emphasis(sentence: &str) -> f64 {
 fn strip_lead_in(sentence: &str) -> String {
     static RE: OnceLock<Regex> = OnceLock::new();
     let re = RE.get_or_init(|| {
-        Regex::new(r"(?i)^(?:(?:please |also |oh,? |so,? |well,? |btw,? |by the way,? |fyi,? |just so you know,? |actually,? |correction:? |to be clear,? |update:? |no,? |wait,? |sorry,? |i meant,? |anyway,? |also,? |and |scratch that,? |hey,? |hi,? |hello,? |ok,? |okay,? |oh and,? |honestly,? |(?:it )?turns out,? (?:that )?|these days,? |nowadays,? |currently,? |at the moment,? |right now,? |lately,? )*(?:(?:can|could|would|will) you (?:please )?)?(?:remember|note|keep in mind|don't forget|do not forget|for the record|make a note)?(?: that)?,?\s*)").expect("valid regex")
+        Regex::new(r"(?i)^(?:(?:please |also |oh,? |so,? |well,? |hmm+,? |umm*,? |uh,? |yeah,? |yep,? |btw,? |by the way,? |fyi,? |just so you know,? |actually,? |correction:? |to be clear,? |update:? |no,? |wait,? |sorry,? |i meant,? |anyway,? |also,? |and |scratch that,? |hey,? |hi,? |hello,? |ok,? |okay,? |oh and,? |honestly,? |(?:it )?turns out,? (?:that )?|these days,? |nowadays,? |currently,? |at the moment,? |right now,? |lately,? )*(?:(?:can|could|would|will) you (?:please )?)?(?:remember|note|keep in mind|don't forget|do not forget|for the record|make a note)?(?: that)?,?\s*)").expect("valid regex")
     });
     re.replace(sentence.trim(), "").trim().to_string()
 }
@@ -1307,8 +1304,18 @@ pub fn read(text: &str, now: Option<Timestamp>) -> Extraction {
             skip(&mut out, &sentence, "greeting or reaction");
             continue;
         }
+        // "I'm learning Portuguese, any tips?": the question at the end is
+        // no part of the statement.
+        let sentence = match sentence.rsplit_once(", ") {
+            Some((head, tail)) if question_mark && !mentions_speaker(tail) => {
+                skip(&mut out, tail, "a question");
+                head.to_string()
+            }
+            _ => sentence,
+        };
         let boost = emphasis(&sentence);
         let moment = is_moment(&sentence);
+        let of_work = is_about_work(&sentence);
         let body = with_implied_subject(&strip_lead_in(&normalise(&sentence)));
         if body.is_empty() || is_small_talk(&body) {
             skip(&mut out, &sentence, "greeting or reaction");
@@ -1329,6 +1336,14 @@ pub fn read(text: &str, now: Option<Timestamp>) -> Extraction {
                 }
                 continue;
             }
+            // A trailing aside ("lol", "just so you know") is no part of it.
+            let clause = strip_aside(&clause);
+            // "I switched jobs, I'm at GitHub now": at a place of work.
+            let clause = if of_work {
+                at_work(&clause).unwrap_or(clause)
+            } else {
+                clause
+            };
             match facts_of_clause(&clause, boost) {
                 Ok(facts) => {
                     for mut f in facts {
@@ -1382,13 +1397,34 @@ fn continues(clause: &str) -> bool {
         && !evaluation_only(clause)
 }
 
+/// Whether the sentence speaks of jobs: then "I'm at X" names an employer.
+fn is_about_work(sentence: &str) -> bool {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(r"(?i)\b(?:jobs?|employers?|companies|company|hired|offer|role|position)\b")
+            .expect("valid regex")
+    })
+    .is_match(sentence)
+}
+
+/// "I am at GitHub now" → "I work at GitHub", for a sentence about work.
+fn at_work(clause: &str) -> Option<String> {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    let re = RE.get_or_init(|| {
+        Regex::new(r"^I am (?:now )?at (?P<org>\p{Lu}[\w&.'-]*(?: \p{Lu}[\w&.'-]*)*)(?: now)?$")
+            .expect("valid regex")
+    });
+    re.captures(clause)
+        .map(|c| format!("I work at {}", &c["org"]))
+}
+
 /// Whether the sentence speaks of this very moment ("right now", "at the
 /// moment", "today"): what it says the speaker is doing is a task of the
 /// session, not a lasting fact.
 fn is_moment(sentence: &str) -> bool {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
-        Regex::new(r"(?i)\b(?:right now|at the moment|currently|at present|today|tonight|this (?:morning|afternoon|evening))\b")
+        Regex::new(r"(?i)\b(?:right now|at the moment|currently|at present|today|tonight|this (?:morning|afternoon|evening))\b|\bI(?:'m| am) off\b")
             .expect("valid regex")
     })
     .is_match(sentence)
@@ -1398,9 +1434,9 @@ fn is_moment(sentence: &str) -> bool {
 fn is_ongoing(content: &str) -> bool {
     let mut words = content.split_whitespace();
     matches!(words.next(), Some("Is"))
-        && words
-            .next()
-            .is_some_and(|w| matches!(lexicon::verb(w), Some((_, lexicon::VerbForm::Participle))))
+        && words.next().is_some_and(|w| {
+            w == "off" || matches!(lexicon::verb(w), Some((_, lexicon::VerbForm::Participle)))
+        })
 }
 
 /// Words that only judge or react ("great", "so happy"), with no content of
@@ -1506,6 +1542,24 @@ fn is_social(clause: &str) -> bool {
     .is_match(clause)
 }
 
+/// A thing of the speaker's world that holds a number: "the gate code at the
+/// farm is 4490", "the wifi password is hunter22". One value at a time, so the
+/// thing is the attribute.
+fn numbered_thing(clause: &str) -> Option<Draft> {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    let re = RE.get_or_init(|| {
+        Regex::new(r"^(?i:the) (?P<thing>[\w' -]+?) (?:is|are|was) (?P<v>\S*\d\S*(?: \S+){0,3})$")
+            .expect("valid regex")
+    });
+    let c = re.captures(clause)?;
+    let thing = c["thing"].to_lowercase();
+    let content = sentence_case(clause);
+    Some(
+        draft(content, "attribute", "persistent", 0.6)
+            .attr(Attribute::new(format!("the:{thing}"), &c["v"])),
+    )
+}
+
 /// Whether a clause is about the listener rather than the speaker.
 fn is_about_listener(clause: &str) -> bool {
     static YOU: OnceLock<Regex> = OnceLock::new();
@@ -1522,7 +1576,16 @@ fn in_own_words(clause: &str, retraction: bool) -> Result<Draft, &'static str> {
     if is_social(clause) {
         return Err("small talk");
     }
-    let text = rewrite::third_person_clause(clause).ok_or("no verb the lexicon knows")?;
+    let text = rewrite::third_person_clause(clause).ok_or(
+        if clause
+            .split_whitespace()
+            .any(|w| matches!(w, "I" | "we" | "We"))
+        {
+            "no verb the lexicon knows"
+        } else {
+            "not about the speaker"
+        },
+    )?;
     let text = strip_aside(&text);
     if !retraction {
         let specific = text
@@ -1530,7 +1593,7 @@ fn in_own_words(clause: &str, retraction: bool) -> Result<Draft, &'static str> {
             .skip(1)
             .any(|w| w.starts_with(char::is_uppercase) || w.contains(|c: char| c.is_ascii_digit()));
         let words = content_words(&text.to_lowercase());
-        if evaluation_only(&text) || words == 0 || (words < 2 && !specific) {
+        if evaluation_only(&text) || words == 0 || (words < 2 && !specific && !is_habit(&text)) {
             return Err("too little to stand alone");
         }
         // "Is so excited": a passing feeling.
@@ -1560,6 +1623,63 @@ fn in_own_words(clause: &str, retraction: bool) -> Result<Draft, &'static str> {
         _ => ("attribute", 0.5),
     };
     Ok(draft(text, category, "persistent", importance))
+}
+
+/// A verb that stands alone as something the speaker does: "Smokes",
+/// "Knits", "Mostly cycles"; not a reaction ("Sees", "Agrees").
+fn is_habit(text: &str) -> bool {
+    const REACTIONS: &[&str] = &[
+        "see",
+        "know",
+        "agree",
+        "guess",
+        "think",
+        "hope",
+        "bet",
+        "wonder",
+        "mean",
+        "promise",
+        "suppose",
+        "understand",
+        "remember",
+        "forget",
+        "care",
+        "try",
+        "do",
+        "love",
+        "like",
+        "hate",
+        "want",
+        "need",
+        "feel",
+        "get",
+        "say",
+        "believe",
+        "doubt",
+        "wish",
+        "win",
+        "lose",
+        "go",
+        "come",
+        "leave",
+        "stay",
+        "wait",
+        "laugh",
+        "cry",
+        "apologize",
+        "apologise",
+    ];
+    let words: Vec<&str> = text
+        .trim_end_matches(['.', '!'])
+        .split_whitespace()
+        .collect();
+    match words.as_slice() {
+        [verb] | [_, verb] => matches!(
+            lexicon::verb(verb),
+            Some((base, lexicon::VerbForm::Third)) if !REACTIONS.contains(&base.as_str())
+        ),
+        _ => false,
+    }
 }
 
 /// Whether the speaker is in the clause other than as its opening subject.
@@ -1596,7 +1716,7 @@ fn in_other_words(clause: &str) -> Result<Draft, &'static str> {
 fn strip_aside(text: &str) -> String {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
-        Regex::new(r"(?i)(?:,?\s+(?:fyi|lol|haha+|btw|though|tbh|honestly|right|you know|i guess|for sure|anyway|as well))+\s*$")
+        Regex::new(r"(?i)(?:,?\s+(?:fyi|just fyi|lol|lmao|haha+|hehe+|btw|though|tbh|imo|honestly|right|you know|just so you know|i guess|for sure|anyway|as well|ugh+|night|good ?night|bye|cheers|ttyl))+\s*$")
             .expect("valid regex")
     })
     .replace(text, "")
@@ -1639,7 +1759,14 @@ fn facts_of_clause(clause: &str, boost: f64) -> Result<Vec<Fact>, &'static str> 
             let plain = rel.replace('é', "e");
             let partner = PARTNERS.contains(&plain.as_str());
             let (content, key) = if partner {
-                (format!("Is married to {name}"), "partner".to_string())
+                // Married only when the words say so: "my partner Dana" is
+                // "Partner is Dana".
+                let content = if matches!(plain.as_str(), "wife" | "husband" | "spouse") {
+                    format!("Is married to {name}")
+                } else {
+                    format!("{} is {name}", sentence_case(&plain))
+                };
+                (content, "partner".to_string())
             } else {
                 (
                     format!("Has {} {rel} named {name}", article(rel)),
@@ -1661,12 +1788,12 @@ fn facts_of_clause(clause: &str, boost: f64) -> Result<Vec<Fact>, &'static str> 
                 .replace("I was ", "I am "),
         );
         let positive = deconjugate(&positive);
-        let found = classify_first_person(&positive).or_else(|| {
-            in_own_words(&positive, retraction)
-                .ok()
-                .map(|d| ("other", d))
-        });
-        if let Some((rule, mut d)) = found {
+        let found = match classify_first_person(&positive) {
+            Some(ruled) => Ok(ruled),
+            None => in_own_words(&positive, retraction).map(|d| ("other", d)),
+        };
+        let why = found.as_ref().err().copied();
+        if let Ok((rule, mut d)) = found {
             // The person is named in the fact itself, so it reads right on
             // its own: "Omar, the user's husband, is a dentist".
             let told = lower_first(&d.content);
@@ -1679,10 +1806,9 @@ fn facts_of_clause(clause: &str, boost: f64) -> Result<Vec<Fact>, &'static str> 
             };
             out.push(make(&subject, rule, d, retraction));
         }
-        return if out.is_empty() {
-            Err("no verb the lexicon knows")
-        } else {
-            Ok(out)
+        return match why {
+            Some(why) if out.is_empty() => Err(why),
+            _ => Ok(out),
         };
     }
     let (positive, retraction, forget) = match strip_retraction(clause) {
@@ -1695,7 +1821,8 @@ fn facts_of_clause(clause: &str, boost: f64) -> Result<Vec<Fact>, &'static str> 
             "user",
             "forget",
             draft(
-                format!("Asked to forget {}", third_person(&topic)),
+                // The request does not say again what it asked to forget.
+                "Asked to forget part of what they said".to_string(),
                 "task",
                 "session",
                 0.5,
@@ -1718,6 +1845,10 @@ fn facts_of_clause(clause: &str, boost: f64) -> Result<Vec<Fact>, &'static str> 
                 in_other_words(&positive)?,
                 false,
             )]);
+        }
+        // "The gate code at the farm is 4490": a number worth keeping.
+        if let Some(d) = numbered_thing(&positive) {
+            return Ok(vec![make("user", "numbered", d, retraction)]);
         }
         // Not about the speaker nor anyone named: nothing to remember.
         return Err("not about the speaker");
@@ -1826,7 +1957,8 @@ fn is_first_person(clause: &str) -> bool {
     .is_match(clause)
 }
 
-/// "I lives in Paris" (from "Tom lives in Paris") → "I live in Paris".
+/// "I lives in Paris" (from "Tom lives in Paris") → "I live in Paris": the
+/// base form comes from the lexicon, never from a suffix guess.
 fn deconjugate(clause: &str) -> String {
     let Some(rest) = clause.strip_prefix("I ") else {
         return clause.to_string();
@@ -1834,19 +1966,10 @@ fn deconjugate(clause: &str) -> String {
     let (verb, tail) = rest.split_once(' ').unwrap_or((rest, ""));
     let base = match verb {
         "is" => "am".to_string(),
-        "has" => "have".to_string(),
-        "does" => "do".to_string(),
-        "goes" => "go".to_string(),
-        v if v.ends_with("ies") && v.len() > 4 => format!("{}y", &v[..v.len() - 3]),
-        v if v.ends_with("ches")
-            || v.ends_with("shes")
-            || v.ends_with("sses")
-            || v.ends_with("xes") =>
-        {
-            v[..v.len() - 2].to_string()
-        }
-        v if v.ends_with('s') && !v.ends_with("ss") && v.len() > 2 => v[..v.len() - 1].to_string(),
-        v => v.to_string(),
+        v => match lexicon::verb(v) {
+            Some((base, lexicon::VerbForm::Third)) => base,
+            _ => v.to_string(),
+        },
     };
     format!("I {base} {tail}").trim().to_string()
 }
@@ -2071,7 +2194,7 @@ mod tests {
         let p = one("I usually run 5k in the morning");
         assert_eq!(
             (p.content.as_str(), p.category),
-            ("Usually run 5k in the morning", "pattern")
+            ("Usually runs 5k in the morning", "pattern")
         );
         let b = one("I think remote work is better for focus");
         assert_eq!(b.category, "belief");

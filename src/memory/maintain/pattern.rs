@@ -12,6 +12,7 @@
 
 use std::collections::HashSet;
 
+use crate::models::lexicon::{self, VerbForm};
 use crate::models::rules;
 
 /// Text of an episode without a trailing time cue in parentheses ("(yesterday)").
@@ -22,106 +23,6 @@ pub fn without_time(content: &str) -> String {
     }
     s
 }
-
-/// Past tenses that do not end in -ed, and -ed forms the spelling rules of
-/// [`base_of`] get wrong, with their third-person present.
-const IRREGULAR: &[(&str, &str)] = &[
-    ("ran", "runs"),
-    ("went", "goes"),
-    ("had", "has"),
-    ("made", "makes"),
-    ("took", "takes"),
-    ("saw", "sees"),
-    ("met", "meets"),
-    ("bought", "buys"),
-    ("ate", "eats"),
-    ("drank", "drinks"),
-    ("swam", "swims"),
-    ("read", "reads"),
-    ("wrote", "writes"),
-    ("drove", "drives"),
-    ("flew", "flies"),
-    ("did", "does"),
-    ("got", "gets"),
-    ("began", "begins"),
-    ("spoke", "speaks"),
-    ("gave", "gives"),
-    ("sang", "sings"),
-    ("rode", "rides"),
-    ("came", "comes"),
-    ("left", "leaves"),
-    ("caught", "catches"),
-    ("taught", "teaches"),
-    ("brought", "brings"),
-    ("thought", "thinks"),
-    ("sold", "sells"),
-    ("spent", "spends"),
-    ("sent", "sends"),
-    ("built", "builds"),
-    ("heard", "hears"),
-    ("held", "holds"),
-    ("broke", "breaks"),
-    ("chose", "chooses"),
-    ("forgot", "forgets"),
-    ("paid", "pays"),
-    ("kept", "keeps"),
-    ("found", "finds"),
-    ("won", "wins"),
-    ("lost", "loses"),
-    ("sat", "sits"),
-    ("stood", "stands"),
-    ("slept", "sleeps"),
-    ("fed", "feeds"),
-    ("led", "leads"),
-    ("fled", "flees"),
-    ("bled", "bleeds"),
-    ("sped", "speeds"),
-    ("wore", "wears"),
-    ("woke", "wakes"),
-    ("threw", "throws"),
-    ("grew", "grows"),
-    ("knew", "knows"),
-    ("drew", "draws"),
-    ("shot", "shoots"),
-    ("hit", "hits"),
-    ("felt", "feels"),
-    ("told", "tells"),
-    ("said", "says"),
-    ("fought", "fights"),
-    ("dug", "digs"),
-    ("hung", "hangs"),
-    ("lent", "lends"),
-    ("shook", "shakes"),
-    ("stole", "steals"),
-    ("tore", "tears"),
-    ("understood", "understands"),
-    ("skied", "skis"),
-    ("died", "dies"),
-    ("lied", "lies"),
-    ("tied", "ties"),
-    ("created", "creates"),
-    ("completed", "completes"),
-    ("deleted", "deletes"),
-    ("competed", "competes"),
-    ("invited", "invites"),
-    ("united", "unites"),
-    ("required", "requires"),
-    ("acquired", "acquires"),
-    ("explored", "explores"),
-    ("ignored", "ignores"),
-    ("restored", "restores"),
-    ("adored", "adores"),
-    ("changed", "changes"),
-    ("arranged", "arranges"),
-    ("exchanged", "exchanges"),
-    ("challenged", "challenges"),
-    ("tasted", "tastes"),
-    ("wasted", "wastes"),
-    ("pasted", "pastes"),
-    ("focused", "focuses"),
-    ("cycled", "cycles"),
-    ("biked", "bikes"),
-];
 
 /// Words ending in -ed that open an episode as adjectives or nouns, not
 /// verbs ("Tired after the run"): no pattern.
@@ -162,93 +63,8 @@ const NOT_VERBS: &[&str] = &[
     "allergic",
     "shed",
     "hundred",
+    "red",
 ];
-
-/// The past tenses in -eed ("need", "feed" and "speed" are not).
-const PAST_IN_EED: &[&str] = &["agreed", "freed", "guaranteed", "decreed", "refereed"];
-
-fn is_vowel(c: u8) -> bool {
-    b"aeiou".contains(&c)
-}
-
-/// How many vowel groups a word has (a rough syllable count).
-fn syllables(word: &str) -> usize {
-    let b = word.as_bytes();
-    (0..b.len())
-        .filter(|&i| {
-            let v = |c: u8| is_vowel(c) || (c == b'y' && i > 0);
-            v(b[i]) && (i == 0 || !v(b[i - 1]))
-        })
-        .count()
-}
-
-/// The base form of a regular verb from its past tense minus "-ed": stopp →
-/// stop, mov → move, cook → cook, visit → visit, celebrat → celebrate.
-fn base_of(stem: &str) -> String {
-    let b = stem.as_bytes();
-    let n = b.len();
-    let (last, prev) = (b[n - 1], b[n - 2]);
-    let with_e = || format!("{stem}e");
-    // agreed, freed.
-    if last == b'e' {
-        return with_e();
-    }
-    // travelled, cancelled (but spelled, called).
-    if stem.ends_with("ell") && syllables(stem) >= 2 {
-        return stem[..n - 1].to_string();
-    }
-    // stopped, jogged, planned (but added, called, missed, buzzed, staffed).
-    if last == prev && !is_vowel(last) && !b"lsfz".contains(&last) && n > 3 {
-        return stem[..n - 1].to_string();
-    }
-    // moved, danced, organized, judged, nursed, served, cycled.
-    if b"vcz".contains(&last)
-        || [
-            "dg", "rg", "rs", "ns", "ps", "ls", "rc", "nc", "rv", "lv", "uir",
-        ]
-        .iter()
-        .any(|e| stem.ends_with(e))
-        || (last == b'l' && !is_vowel(prev) && !b"lrwy".contains(&prev))
-    {
-        return with_e();
-    }
-    // walked, played, showed, fixed, started: the stem is the verb.
-    if !is_vowel(prev) || b"wxy".contains(&last) || is_vowel(last) {
-        return stem.to_string();
-    }
-    // A vowel pair before the last consonant: cooked, joined, cleaned; raised,
-    // paused and caused had an e.
-    if n >= 3 && is_vowel(b[n - 3]) {
-        return if b"sz".contains(&last) {
-            with_e()
-        } else {
-            stem.to_string()
-        };
-    }
-    // One vowel and a consonant: one syllable had an e (hoped, baked, voted,
-    // used); longer words mostly did not (visited, opened, offered), except
-    // these endings (celebrated, decided, admired, measured, compared).
-    if syllables(stem) <= 1 {
-        return with_e();
-    }
-    let e_endings = [
-        "at", "id", "ud", "ir", "ur", "ar", "um", "ut", "in", "ib", "il", "os", "ag",
-    ];
-    if e_endings.iter().any(|e| stem.ends_with(e)) {
-        with_e()
-    } else {
-        stem.to_string()
-    }
-}
-
-/// The third-person present of a base form: run → runs, watch → watches.
-fn third_person(base: &str) -> String {
-    if base.ends_with("ed") {
-        // need, feed, speed: not a past tense.
-        return format!("{base}s");
-    }
-    rules::conjugate(base)
-}
 
 /// The third-person present of a past-tense verb ("Ran" → "runs", "Cooked" →
 /// "cooks", "Studied" → "studies"); `None` when the word is not one.
@@ -257,19 +73,13 @@ pub fn present_of_past(word: &str) -> Option<String> {
     if lower.len() < 3 || !lower.bytes().all(|c| c.is_ascii_lowercase()) {
         return None;
     }
-    if let Some((_, present)) = IRREGULAR.iter().find(|(past, _)| *past == lower) {
-        return Some(present.to_string());
-    }
-    if NOT_VERBS.contains(&lower.as_str())
-        || (lower.ends_with("eed") && !PAST_IN_EED.contains(&lower.as_str()))
-    {
+    if NOT_VERBS.contains(&lower.as_str()) {
         return None;
     }
-    if let Some(stem) = lower.strip_suffix("ied").filter(|s| s.len() >= 2) {
-        return Some(format!("{stem}ies"));
+    match lexicon::verb(&lower) {
+        Some((base, VerbForm::Past | VerbForm::Participle)) => Some(lexicon::third_person(&base)),
+        _ => None,
     }
-    let stem = lower.strip_suffix("ed").filter(|s| s.len() >= 2)?;
-    Some(third_person(&base_of(stem)))
 }
 
 const DAYS: &[&str] = &[
