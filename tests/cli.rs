@@ -11,6 +11,8 @@ mod support;
 mod capture;
 #[path = "cli/concurrency.rs"]
 mod concurrency;
+#[path = "cli/conversation.rs"]
+mod conversation;
 #[path = "cli/embeddings.rs"]
 mod embeddings;
 #[path = "cli/exit_codes.rs"]

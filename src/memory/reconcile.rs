@@ -186,6 +186,27 @@ pub fn decide(fact: &Fact, candidates: &[(IndexedDoc, f64)]) -> Decision {
                 format!("rule {}: retraction of the nearest record", fact.rule),
             );
         }
+        // "I don't cycle anymore" retracts "Usually cycles to work": the
+        // record that says every word the retraction says, the nearest first.
+        let words: std::collections::HashSet<String> = rules::norm(&fact.content)
+            .split(' ')
+            .filter(|w| !w.is_empty())
+            .map(str::to_string)
+            .collect();
+        let saying_it = candidates
+            .iter()
+            .filter(|(d, _)| {
+                let theirs = rules::norm(&d.content);
+                !words.is_empty() && words.iter().all(|w| theirs.split(' ').any(|t| t == w))
+            })
+            .max_by(|a, b| a.1.total_cmp(&b.1));
+        if let Some(t) = saying_it {
+            return decision(
+                Op::Delete,
+                Some(t),
+                format!("rule {}: retraction of the record that says it", fact.rule),
+            );
+        }
         return decision(
             Op::Noop,
             None,

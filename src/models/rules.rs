@@ -469,7 +469,11 @@ fn rules() -> &'static [Rule] {
                 |c| {
                     let (rel, name) = (cap(c, "rel").to_lowercase(), cap(c, "name"));
                     let rest = strip_tail(&cap(c, "rest"));
-                    let rest = if rest.is_empty() { String::new() } else { format!(" {}", third_person(&rest)) };
+                    let rest = match rest.as_str() {
+                        "" => String::new(),
+                        r if r.starts_with(',') => third_person(r),
+                        r => format!(" {}", third_person(r)),
+                    };
                     Some(draft(format!("Has {} {rel} named {name}{rest}", article(&rel)), "relationship", "persistent", 0.7).attr(Attribute::new(format!("has:{rel}:{}", norm(&name)), "yes")))
                 },
             ),
@@ -1052,8 +1056,8 @@ fn strip_retraction(clause: &str) -> Option<(String, bool)> {
         [
             (r"(?i)^(?:please )?(?:forget|disregard|ignore|delete|remove) (?:that|the fact that|about the fact that)? ?(.+)$", "$1"),
             (r"(?i)^(.*?)\bno longer\b(.*)$", "$1$2"),
-            (r"(?i)^(i am|we are) not (?:an? )?(.+?) (?:any ?more|anymore|after all)(?:,? (?:because|since|as|so|after|now that) .+)?$", "$1 $2"),
-            (r"(?i)^(i|we) (?:do not|did not) (.+?) (?:any ?more|anymore|after all)(?:,? (?:because|since|as|so|after|now that) .+)?$", "$1 $2"),
+            (r"(?i)^(i am|we are) not (?:an? )?(.+?) (?:any ?more|anymore|after all)(?:,? (?:because|since|as|so|after|now that) .+|, .+)?$", "$1 $2"),
+            (r"(?i)^(i|we) (?:do not|did not) (.+?) (?:any ?more|anymore|after all)(?:,? (?:because|since|as|so|after|now that) .+|, .+)?$", "$1 $2"),
             (r"(?i)^(i|we) (?:have |had )?(?:stopped|quit) (?:being )(.+)$", "$1 am $2"),
             (r"(?i)^(i|we) (?:quit|left) (?:my job at |my job with |working at |working for )?(.+)$", "$1 work at $2"),
             (r"(?i)^(i|we) (?:got fired from|was fired from|was laid off from|got laid off from|resigned from) (.+)$", "$1 work at $2"),
@@ -1592,16 +1596,16 @@ fn in_own_words(clause: &str, retraction: bool) -> Result<Draft, &'static str> {
             .split_whitespace()
             .skip(1)
             .any(|w| w.starts_with(char::is_uppercase) || w.contains(|c: char| c.is_ascii_digit()));
+        // "Is so excited": a passing feeling.
+        let mut first = text.split_whitespace();
+        if matches!(first.next(), Some("Is" | "Was" | "Feels" | "Felt"))
+            && evaluation_only(&first.collect::<Vec<_>>().join(" "))
+        {
+            return Err("a passing feeling");
+        }
         let words = content_words(&text.to_lowercase());
         if evaluation_only(&text) || words == 0 || (words < 2 && !specific && !is_habit(&text)) {
             return Err("too little to stand alone");
-        }
-        // "Is so excited": a passing feeling.
-        let mut words = text.split_whitespace();
-        if matches!(words.next(), Some("Is" | "Was" | "Feels" | "Felt"))
-            && evaluation_only(&words.collect::<Vec<_>>().join(" "))
-        {
-            return Err("a passing feeling");
         }
     }
     let verb = text
@@ -2334,5 +2338,158 @@ mod tests {
         }
         assert_eq!(deconjugate("I lives in Paris"), "I live in Paris");
         assert_eq!(deconjugate("I watches films"), "I watch films");
+    }
+
+    fn read_at(text: &str) -> Extraction {
+        let now = crate::clock::parse_time("2026-03-02T10:00:00Z").unwrap();
+        read(text, Some(now))
+    }
+
+    fn why(text: &str) -> Vec<(String, &'static str)> {
+        read_at(text)
+            .skipped
+            .into_iter()
+            .map(|s| (s.text, s.why))
+            .collect()
+    }
+
+    #[test]
+    fn endings_in_ordinary_words() {
+        let death = one("Sadly Miso passed away last week");
+        assert_eq!(death.ends.as_deref(), Some("Miso"));
+        assert_eq!(death.category, "event");
+        assert!(death.content.starts_with("Miso passed away last week"));
+        let breakup = one("I broke up with Karim");
+        assert_eq!(breakup.ends.as_deref(), Some("Karim"));
+        assert_eq!(breakup.content, "Broke up with Karim");
+        let forget = one("forget the part about my boat");
+        assert_eq!(forget.ends.as_deref(), Some("my boat"));
+        assert!(!forget.content.contains("boat"), "{}", forget.content);
+        assert_eq!(forget.durability, "session");
+    }
+
+    #[test]
+    fn retractions_in_ordinary_words() {
+        let after_all = one("Actually, I'm not lactose intolerant after all");
+        // A retraction carries what it retracts; capture shows "Is no longer …".
+        assert!(after_all.retraction);
+        assert_eq!(after_all.content, "Is lactose intolerant");
+        let turns_out = one("hmm turns out I'm not a morning person after all");
+        assert!(turns_out.retraction, "{turns_out:?}");
+        // The reason after "anymore" is its own clause, never part of the fact.
+        let e = read_at("I don't smoke anymore, my doctor insisted");
+        assert_eq!(e.facts.len(), 1, "{:?}", e.facts);
+        assert!(e.facts[0].retraction);
+        assert_eq!(e.facts[0].content, "Smokes");
+        assert_eq!(
+            e.skipped
+                .iter()
+                .map(|s| (s.text.as_str(), s.why))
+                .collect::<Vec<_>>(),
+            vec![("my doctor insisted", "not about the speaker")]
+        );
+        let because = one("I don't eat meat anymore because of the climate");
+        assert!(because.retraction, "{because:?}");
+        // What it retracts has the same attribute as the plain statement.
+        assert_eq!(one("I smoke.").content, "Smokes");
+    }
+
+    #[test]
+    fn clauses_are_read_one_by_one() {
+        assert_eq!(
+            contents("I switched jobs, I'm at GitHub now"),
+            vec!["Switched jobs", "Works at GitHub"]
+        );
+        assert_eq!(
+            contents("I quit the café and now I'm a graphic designer at a small studio")
+                .last()
+                .map(String::as_str),
+            Some("Works at a small studio as a graphic designer")
+        );
+        // What goes on about the fact stays with it, dated.
+        let e = read_at("I went to a concert last night, it was the best show of the year");
+        assert_eq!(e.facts.len(), 1, "{:?}", e.facts);
+        assert_eq!(
+            e.facts[0].content,
+            "Went to a concert last night (2026-03-01), it was the best show of the year"
+        );
+    }
+
+    #[test]
+    fn skipped_clauses_say_why() {
+        assert_eq!(
+            why("hey! how are you? I just adopted a puppy named Biscuit"),
+            vec![
+                ("hey".to_string(), "greeting or reaction"),
+                ("how are you".to_string(), "a question"),
+            ]
+        );
+        assert_eq!(
+            why("morning :) I'm learning Portuguese, any tips for the pronunciation?"),
+            vec![
+                ("morning".to_string(), "greeting or reaction"),
+                ("any tips for the pronunciation".to_string(), "a question"),
+            ]
+        );
+        assert_eq!(
+            why("that's so cool!"),
+            vec![("that's so cool".to_string(), "greeting or reaction")]
+        );
+        assert_eq!(
+            why("I'm so excited"),
+            vec![("I am so excited".to_string(), "a passing feeling")]
+        );
+    }
+
+    #[test]
+    fn the_speakers_words_in_the_third_person() {
+        assert_eq!(one("I play the cello, fyi.").content, "Plays the cello");
+        assert_eq!(one("I mostly write Ruby").content, "Mostly writes Ruby");
+        assert_eq!(
+            one("I usually cook on Sundays").content,
+            "Usually cooks on Sundays"
+        );
+        assert_eq!(one("I'm colour-blind").content, "Is colour-blind");
+        assert_eq!(one("I speak Italian").content, "Speaks Italian");
+        assert_eq!(
+            one("I'm originally from Kenya").content,
+            "Is originally from Kenya"
+        );
+        let code = one("the gate code at the farm is 4490");
+        assert_eq!(code.content, "The gate code at the farm is 4490");
+        assert_eq!(code.attribute.unwrap().key, "the:gate code at the farm");
+        assert_eq!(
+            one("my sister lives in Porto lol").content,
+            "The user's sister lives in Porto"
+        );
+        let omar = extract("My husband Omar is a dentist");
+        assert_eq!(omar[1].content, "Omar, the user's husband, is a dentist");
+        assert_eq!(omar[1].subject, "omar");
+        let bruno = extract("honestly my neighbour, Bruno, totally adores jazz");
+        assert_eq!(bruno[1].content, "Bruno, the user's neighbour, adores jazz");
+        assert_eq!(
+            extract("my partner Dana is a nurse")[0].content,
+            "Partner is Dana"
+        );
+    }
+
+    #[test]
+    fn the_moment_and_its_dates() {
+        let task = one("at the moment I'm fixing a flaky login test");
+        assert_eq!(
+            (task.content.as_str(), task.category, task.durability),
+            ("Is fixing a flaky login test", "task", "session")
+        );
+        let e = read_at("I ran a half marathon yesterday");
+        assert_eq!(
+            e.facts[0].content,
+            "Ran a half marathon yesterday (2026-03-01)"
+        );
+        assert_eq!(e.facts[0].when, chrono::NaiveDate::from_ymd_opt(2026, 3, 1));
+        let e = read_at("Last Sunday I hiked up Ben Nevis!");
+        assert_eq!(
+            e.facts[0].content,
+            "Hiked up Ben Nevis last Sunday (2026-03-01)"
+        );
     }
 }

@@ -74,7 +74,7 @@ fn resolve_one(c: &Captures, today: NaiveDate) -> Option<(NaiveDate, String)> {
     if let Some(m) = c.name("day") {
         let w = m.as_str().to_lowercase();
         return match w.as_str() {
-            "yesterday" => day(today - Duration::days(1)),
+            "yesterday" | "last night" => day(today - Duration::days(1)),
             "tomorrow" => day(today + Duration::days(1)),
             _ => day(today),
         };

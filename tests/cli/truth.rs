@@ -16,20 +16,20 @@ use crate::scenarios::{ModelServer, chat_answer};
 use crate::support::*;
 
 /// One vault, several speakers; every message is one day after the last.
-struct Chat {
-    env: Env,
+pub(crate) struct Chat {
+    pub(crate) env: Env,
     day: u32,
 }
 
 impl Chat {
-    fn new() -> Chat {
+    pub(crate) fn new() -> Chat {
         Chat {
             env: Env::init(),
             day: 0,
         }
     }
 
-    fn now(&self) -> String {
+    pub(crate) fn now(&self) -> String {
         let day = self.day.max(1);
         format!(
             "2026-{:02}-{:02}T09:30:00Z",
@@ -39,7 +39,7 @@ impl Chat {
     }
 
     /// `user` says `text` in session `session`; the JSON outcome.
-    fn say(&mut self, user: &str, session: &str, text: &str) -> Value {
+    pub(crate) fn say(&mut self, user: &str, session: &str, text: &str) -> Value {
         self.day += 1;
         self.env
             .engram()
@@ -57,7 +57,7 @@ impl Chat {
             .json()
     }
 
-    fn run(&self, args: &[&str]) -> Outcome {
+    pub(crate) fn run(&self, args: &[&str]) -> Outcome {
         self.env
             .engram()
             .env("ENGRAM_NOW", self.now())
@@ -66,7 +66,7 @@ impl Chat {
     }
 
     /// Contents of recall results (current only unless `extra` says otherwise).
-    fn recall(&self, user: &str, query: &str, extra: &[&str]) -> Vec<String> {
+    pub(crate) fn recall(&self, user: &str, query: &str, extra: &[&str]) -> Vec<String> {
         let mut args = vec!["--json", "recall", query, "--user", user, "-k", "50"];
         args.extend(extra);
         contents(&results(&self.run(&args).json()))
@@ -79,7 +79,7 @@ impl Chat {
     }
 
     /// Every record file: (path, frontmatter, content).
-    fn records(&self) -> Vec<(String, serde_yaml::Mapping, String)> {
+    pub(crate) fn records(&self) -> Vec<(String, serde_yaml::Mapping, String)> {
         self.env
             .md_files()
             .into_iter()
@@ -91,7 +91,7 @@ impl Chat {
     }
 
     /// Active records of `user` whose text mentions `word`, by kind.
-    fn active_mentioning(&self, user: &str, word: &str) -> Vec<String> {
+    pub(crate) fn active_mentioning(&self, user: &str, word: &str) -> Vec<String> {
         self.records()
             .into_iter()
             .filter(|(_, fm, body)| {
@@ -104,7 +104,7 @@ impl Chat {
     }
 
     /// Panics with every broken invariant of the vault.
-    fn check_invariants(&self) {
+    pub(crate) fn check_invariants(&self) {
         let records = self.records();
         let mut broken = Vec::new();
         let norm = |s: &str| {
