@@ -276,6 +276,7 @@ pub fn decide_with_model(
         durability: fact.durability.to_string(),
         importance: fact.importance,
         attribute: fact.attribute.as_ref().map(|a| a.key.clone()),
+        date: fact.when,
     };
     // Temporary ids 1..n: the model never sees a real id.
     let existing: Vec<(u32, String)> = candidates

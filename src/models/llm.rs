@@ -15,6 +15,9 @@ use std::time::Duration;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
+use chrono::NaiveDate;
+
+use crate::clock::Timestamp;
 use crate::config::LlmConfig;
 
 /// Retries after the first attempt, for connection errors, 429 and 5xx.
@@ -366,19 +369,23 @@ pub struct ExtractedFact {
     /// without words of recency ("new", "now").
     #[serde(default)]
     pub attribute: Option<String>,
+    /// The day it happened, when the text says (time words resolved).
+    pub date: Option<NaiveDate>,
 }
 
 /// The system prompt of extraction (observe).
 pub const EXTRACT_PROMPT: &str = r#"You turn what a user tells an AI assistant into long-term memories.
 Answer with a JSON object and nothing else:
-{"facts": [{"content": "...", "subject": "...", "category": "...", "durability": "...", "importance": 0.5, "attribute": "..."}]}
+{"facts": [{"content": "...", "subject": "...", "category": "...", "durability": "...", "importance": 0.5, "attribute": "...", "date": "YYYY-MM-DD"}]}
 Answer {"facts": []} when there is nothing worth remembering: greetings, small talk, thanks, questions, chatter about the weather.
 
 content
 - One idea per fact: "I live in Lisbon and work at Stripe" is two facts.
 - Each fact must stand alone, read months later without the conversation: resolve pronouns and words like "there" or "that job"; keep the dates, places and names that were said.
-- Third person, present tense when still true. For the speaker, leave the name out and start with the verb: "Lives in Lisbon", "Works at Stripe as an SRE", "Is allergic to peanuts", "Prefers tea to coffee". For anyone else, name them: "Jennifer is a doctor".
-- A correction or a change is a fact with the new value ("Actually I moved to Porto" -> "Lives in Porto"); a retraction states the new state ("I'm not vegetarian any more" -> "Is no longer vegetarian").
+- Third person, present tense when still true, in the speaker's own words: change the subject and the verb that agrees with it, keep the rest ("I mostly write Ruby" -> "Mostly writes Ruby"). For the speaker, leave the name out and start with the verb: "Lives in Lisbon", "Works at Stripe as an SRE", "Is allergic to peanuts", "Prefers tea to coffee". For anyone else, name them and say who they are to the speaker, so the fact never reads as the speaker's own: "Omar, the user's husband, is a dentist"; "Bruno, the user's neighbour, adores jazz"; "The user's sister is allergic to cats".
+- Time words are resolved against the date of the conversation given with the text, and the date is written after them: said on 2026-03-02, "I ran a half marathon yesterday" -> "Ran a half marathon yesterday (2026-03-01)", "last month" -> "(2026-02)". Put that day in "date" when the fact happened on a known day.
+- Leave out asides and filler ("fyi", "lol", "just so you know"), greetings and questions around the statement.
+- A correction or a change is a fact with the new value ("Actually I moved to Porto" -> "Lives in Porto"; "I switched jobs, I'm at GitHub now" -> "Works at GitHub"); a retraction states the new state ("I'm not vegetarian any more", "I'm not lactose intolerant after all" -> "Is no longer vegetarian", "Is no longer lactose intolerant"). An ending is an event that names what ended ("Sadly Miso passed away last week" -> "Miso, the user's cat, passed away last week (2026-02-23)").
 - Only what the speaker states or clearly implies; never the assistant's suggestions, never guesses.
 - Write in the language of the text.
 
@@ -399,8 +406,8 @@ category, exactly one of:
 - task: something to do, a reminder, a deadline
 
 durability, exactly one of:
-- transient: true for minutes or hours (current mood, what they are doing now)
-- session: true for this conversation or task
+- transient: true for minutes or hours (current mood)
+- session: true for this conversation or task: what they are doing at the moment ("at the moment I'm fixing a flaky login test" -> "Is fixing a flaky login test", category task)
 - persistent: true for months or years but may change (job, city, preferences)
 - permanent: will not change (birthplace, past events, lifelong conditions)
 
@@ -416,11 +423,12 @@ importance, a number from 0 to 1:
 - 0.4 to 0.6: ordinary personal details and events
 - 0.1 to 0.3: minor details
 
-Example. Text: "Hi! My wife Jennifer is a doctor, and please remember that I hate cilantro."
+Example. Said on 2026-03-02: "Hi! My wife Jennifer is a doctor, and please remember that I hate cilantro. We hiked Ben Nevis yesterday, fyi."
 {"facts": [
  {"content": "Is married to Jennifer", "subject": "user", "category": "relationship", "durability": "persistent", "importance": 0.8, "attribute": "partner"},
- {"content": "Jennifer is a doctor", "subject": "jennifer", "category": "profession", "durability": "persistent", "importance": 0.6},
- {"content": "Hates cilantro", "subject": "user", "category": "preference", "durability": "persistent", "importance": 0.9}
+ {"content": "Jennifer, the user's wife, is a doctor", "subject": "jennifer", "category": "profession", "durability": "persistent", "importance": 0.6, "attribute": "profession"},
+ {"content": "Hates cilantro", "subject": "user", "category": "preference", "durability": "persistent", "importance": 0.9},
+ {"content": "Hiked Ben Nevis with Jennifer yesterday (2026-03-01)", "subject": "user", "category": "event", "durability": "permanent", "importance": 0.5, "date": "2026-03-01"}
 ]}"#;
 
 /// Extracts standalone facts from `text`. `speaker_hint` names the speaker (e.g. a
@@ -436,13 +444,16 @@ pub fn extract_facts(
     model: &ChatModel,
     text: &str,
     speaker_hint: Option<&str>,
+    now: Timestamp,
 ) -> Result<Vec<ExtractedFact>, LlmError> {
     let speaker = speaker_hint.map(str::trim).filter(|s| !s.is_empty());
+    // The date the time words are resolved against.
+    let said = format!("Said on {}.", now.format("%Y-%m-%d (%A)"));
     let user = match speaker {
         Some(name) => format!(
-            "The speaker is {name}. Facts about {name} have the subject \"user\".\n\nText:\n{text}"
+            "The speaker is {name}. Facts about {name} have the subject \"user\".\n{said}\n\nText:\n{text}"
         ),
-        None => format!("Text:\n{text}"),
+        None => format!("{said}\n\nText:\n{text}"),
     };
     let answer = model.complete_json(EXTRACT_PROMPT, &user)?;
     facts_from_answer(&answer, speaker).map_err(|message| model.garbage(message))
@@ -503,7 +514,10 @@ fn fact_from_value(item: &Value, speaker: Option<&str>) -> Option<ExtractedFact>
     let attribute = field("attribute")
         .map(|a| crate::models::rules::attribute_name(&a.to_lowercase()))
         .filter(|a| !a.is_empty());
+    // A day that is no date is no date: dropped, never guessed.
+    let date = field("date").and_then(|d| NaiveDate::parse_from_str(d, "%Y-%m-%d").ok());
     Some(ExtractedFact {
+        date,
         attribute,
         content: content.to_string(),
         subject: normalize_subject(field("subject").unwrap_or_default(), speaker),
@@ -719,6 +733,10 @@ mod tests {
 
     use super::*;
 
+    fn said_on() -> Timestamp {
+        crate::clock::parse_time("2026-03-02T10:00:00Z").unwrap()
+    }
+
     // ---- tolerant JSON parsing ----
 
     #[test]
@@ -813,6 +831,7 @@ mod tests {
             durability: "persistent".into(),
             importance: 0.7,
             attribute: None,
+            date: None,
         }
     }
 
@@ -1095,6 +1114,7 @@ mod tests {
             &m,
             "I live in Lisbon; my wife Jennifer is a doctor.",
             Some("Sam"),
+            said_on(),
         )
         .unwrap();
         assert_eq!(facts.len(), 2);
@@ -1107,6 +1127,7 @@ mod tests {
                 durability: "persistent".into(),
                 importance: 0.7,
                 attribute: None,
+                date: None,
             }
         );
         assert_eq!(facts[1].subject, "jennifer");
@@ -1114,6 +1135,7 @@ mod tests {
         assert_eq!(seen.len(), 1);
         let user = seen[0].body["messages"][1]["content"].as_str().unwrap();
         assert!(user.contains("my wife Jennifer") && user.contains("Sam"));
+        assert!(user.contains("Said on 2026-03-02 (Monday)."), "{user}");
         assert_eq!(seen[0].body["messages"][0]["content"], EXTRACT_PROMPT);
     }
 
@@ -1127,6 +1149,7 @@ mod tests {
             &model(&server.url, "", 5.0),
             "I'm allergic to peanuts",
             None,
+            said_on(),
         )
         .unwrap();
         assert_eq!(facts.len(), 1);
@@ -1198,7 +1221,7 @@ mod tests {
     fn garbage_answer_is_an_error() {
         let server = serve(vec![chat("I cannot help with that.")]);
         let m = model(&server.url, "", 5.0);
-        let err = extract_facts(&m, "hello", None).unwrap_err();
+        let err = extract_facts(&m, "hello", None, said_on()).unwrap_err();
         assert!(matches!(err, LlmError::Garbage { .. }), "{err}");
         assert!(err.to_string().contains(m.endpoint()));
         assert_eq!(server.seen().len(), 1);
@@ -1211,7 +1234,7 @@ mod tests {
             Reply::Answer(200, "not json at all".into()),
         ]);
         let m = model(&server.url, "", 5.0);
-        let err = extract_facts(&m, "hello", None).unwrap_err();
+        let err = extract_facts(&m, "hello", None, said_on()).unwrap_err();
         assert!(matches!(err, LlmError::Garbage { .. }), "{err}");
         let err = m.complete_json("s", "u").unwrap_err();
         assert!(matches!(err, LlmError::Garbage { .. }), "{err}");
@@ -1235,7 +1258,8 @@ mod tests {
             Reply::Answer(500, "{}".into()),
             chat(r#"{"facts": [{"content": "Likes jazz", "subject": "user"}]}"#),
         ]);
-        let facts = extract_facts(&model(&server.url, "", 5.0), "I like jazz", None).unwrap();
+        let facts =
+            extract_facts(&model(&server.url, "", 5.0), "I like jazz", None, said_on()).unwrap();
         assert_eq!(facts.len(), 1);
         assert_eq!(facts[0].content, "Likes jazz");
         assert_eq!(server.seen().len(), 2);

@@ -214,7 +214,8 @@ fn two_people_in_one_vault_keep_their_own_facts() {
     c.check_invariants();
     let omar = semantic(&c, "omar");
     assert!(
-        !c.active_mentioning("omar", "Is learning Portuguese").is_empty(),
+        !c.active_mentioning("omar", "Is learning Portuguese")
+            .is_empty(),
         "{:?}",
         c.active_mentioning("omar", "Portuguese")
     );
@@ -249,4 +250,68 @@ fn two_people_in_one_vault_keep_their_own_facts() {
     let lina = semantic(&c, "lina");
     assert!(lina.iter().all(|f| !f.contains("haha")), "{lina:?}");
     assert!(lina.iter().all(|f| !f.contains("French")), "{lina:?}");
+}
+
+#[test]
+fn a_model_is_asked_for_the_same_shape_and_its_dates_are_kept() {
+    let mut c = Chat::new();
+    let extraction = crate::scenarios::chat_answer(
+        r#"{"facts": [
+          {"content": "Ran a half marathon yesterday (2025-12-31)", "subject": "user", "category": "event", "durability": "permanent", "importance": 0.7, "date": "2025-12-31"},
+          {"content": "Omar, the user's husband, is a dentist", "subject": "omar", "category": "profession", "durability": "persistent", "importance": 0.6, "attribute": "profession", "date": "not a date"}
+        ]}"#,
+    );
+    let add = |content: &str| {
+        crate::scenarios::chat_answer(&format!(
+            r#"{{"op": "ADD", "id": null, "content": "{content}", "reason": "new"}}"#
+        ))
+    };
+    let server = crate::scenarios::ModelServer::start(vec![
+        (200, extraction),
+        (200, add("Ran a half marathon yesterday (2025-12-31)")),
+        (200, add("Omar, the user's husband, is a dentist")),
+    ]);
+    c.env.set_var("ENGRAM_LLM_URL", &server.url);
+    c.env.set_var("ENGRAM_LLM_MODEL", "m");
+    c.say(
+        "sam",
+        "s1",
+        "ran a half marathon yesterday! also my husband Omar is a dentist lol",
+    );
+    let seen = server.seen.lock().unwrap().clone();
+    let request: Value = serde_json::from_str(&seen[0]).unwrap();
+    let system = request["messages"][0]["content"].as_str().unwrap();
+    let user = request["messages"][1]["content"].as_str().unwrap();
+    // The capture's date goes with the text, and the prompt asks for
+    // standalone third-person facts that name others, dates resolved.
+    assert!(user.contains("Said on 2026-01-01 (Thursday)"), "{user}");
+    for asked in [
+        "the user's husband",
+        "resolved against the date of the conversation",
+        "\"date\"",
+        "attribute",
+        "in the speaker's own words",
+    ] {
+        assert!(
+            system.contains(asked),
+            "the prompt does not ask for {asked}"
+        );
+    }
+    let run = c
+        .records()
+        .into_iter()
+        .find(|(rel, _, body)| rel.starts_with("episodic/") && body.contains("half marathon"))
+        .expect("an episode");
+    assert!(
+        fm_str(&run.1, "valid_from").is_some_and(|v| v.starts_with("2025-12-31")),
+        "{:?}",
+        run.1
+    );
+    let omar = c.recall(
+        "sam",
+        "dentist",
+        &["--kind", "semantic", "--subject", "omar"],
+    );
+    assert_eq!(omar, vec!["Omar, the user's husband, is a dentist"]);
+    c.check_invariants();
 }

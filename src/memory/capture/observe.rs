@@ -16,7 +16,7 @@ pub fn observe(
     warnings: &mut Vec<String>,
 ) -> Extraction {
     if let Some(model) = model {
-        match llm::extract_facts(model, text, None) {
+        match llm::extract_facts(model, text, None, now) {
             Ok(facts) => {
                 let facts = facts
                     .into_iter()
@@ -49,6 +49,7 @@ pub fn observe(
                             importance: f.importance,
                             retraction,
                             rule: "model",
+                            when: f.date,
                             ..Fact::default()
                         }
                     })
