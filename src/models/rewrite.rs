@@ -43,6 +43,14 @@ const LEAD_WORDS: [&str; 27] = [
     "these",
 ];
 
+/// Words that tie a clause to the one before it: dropped before its subject.
+const SUBORDINATORS: [&str; 10] = [
+    "after", "before", "since", "when", "once", "while", "because", "although", "though", "as",
+];
+
+/// Words that may stand before a subordinator: "especially after".
+const TIES: [&str; 7] = ["especially", "even", "just", "right", "only", "and", "but"];
+
 /// Subject pronouns other than "I" that make the clause the speaker's:
 /// the speaker with others.
 fn is_we(word: &str) -> bool {
@@ -58,7 +66,26 @@ pub fn third_person_clause(clause: &str) -> Option<String> {
         .iter()
         .take(6)
         .position(|t| *t == "I" || is_we(t.trim_end_matches(',')))?;
-    let lead = &tokens[..at];
+    let mut lead = &tokens[..at];
+    let words: Vec<String> = lead
+        .iter()
+        .map(|t| t.trim_end_matches(',').to_lowercase())
+        .collect();
+    // "if I win": a hypothetical is no fact.
+    if words.iter().any(|w| w == "if" || w == "unless") {
+        return None;
+    }
+    // "Especially after I failed the test", "because I love it": the clause
+    // stands on its own without the word that tied it to the last one.
+    if words
+        .last()
+        .is_some_and(|w| SUBORDINATORS.contains(&w.as_str()))
+        && words[..words.len() - 1]
+            .iter()
+            .all(|w| TIES.contains(&w.as_str()))
+    {
+        lead = &[];
+    }
     if !lead.is_empty() {
         let first = lead[0].trim_end_matches(',').to_lowercase();
         let ends_with_comma = lead.last().is_some_and(|t| t.ends_with(','));

@@ -505,14 +505,35 @@ fn rules() -> &'static [Rule] {
             // Tasks.
             r(
                 "task",
-                r"(?:i (?:need|have|want|plan|intend|am going|am planning|ought) to|i (?:must|should|will)|remind me to|do not let me forget to|i have got to|i gotta) (?P<v>.+)",
+                r"(?:i (?P<lead>need|have|want|plan|intend|am going|am planning|am hoping|hope|ought) to|i (?P<modal>must|should|will)|remind me to|do not let me forget to|i have got to|i gotta) (?P<v>.+)",
                 |c| {
-                    let v = third_person(&cap(c, "v"));
+                    let v = cap(c, "v");
+                    // "I'm going to a conference" goes somewhere: no task.
+                    let first = v.split_whitespace().next().unwrap_or("");
+                    if !lexicon::is_verb_base(first) {
+                        return None;
+                    }
+                    let v = third_person(&v);
                     // "I'll try that": a verb and a pronoun is no task to keep.
                     if content_words(&v) < 2 {
                         return None;
                     }
-                    Some(draft(format!("Needs to {v}"), "task", "session", 0.6))
+                    // The speaker's own verb: a need is a task of the session,
+                    // a plan or a hope is what they mean to do.
+                    let (lead, modal) = (cap(c, "lead").to_lowercase(), cap(c, "modal").to_lowercase());
+                    let (said, category, durability) = match (lead.as_str(), modal.as_str()) {
+                        ("want", _) => ("Wants to".to_string(), "event", "persistent"),
+                        ("plan" | "am planning", _) => ("Plans to".to_string(), "event", "persistent"),
+                        ("intend", _) => ("Intends to".to_string(), "event", "persistent"),
+                        ("am going", _) => ("Is going to".to_string(), "event", "persistent"),
+                        ("hope" | "am hoping", _) => ("Hopes to".to_string(), "event", "persistent"),
+                        ("have", _) => ("Has to".to_string(), "task", "session"),
+                        ("ought", _) => ("Ought to".to_string(), "task", "session"),
+                        (_, "will") => ("Will".to_string(), "event", "persistent"),
+                        (_, "must" | "should") => (sentence_case(&modal), "task", "session"),
+                        _ => ("Needs to".to_string(), "task", "session"),
+                    };
+                    Some(draft(format!("{said} {v}"), category, durability, 0.6))
                 },
             ),
             // Beliefs.
@@ -1540,7 +1561,7 @@ fn words_of(text: &str) -> impl Iterator<Item = &str> {
 fn is_social(clause: &str) -> bool {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
-        Regex::new(r"(?i)\b(?:sorry|let me know|let us|i will keep you|keep you (?:posted|updated)|i will let you|can ?not wait|i hope|i am hoping|i am sure|i guess|i think so|i agree|i know|i get it|i mean|i bet|i wish|i appreciate|i am glad|i am happy for|glad to hear|good to (?:see|hear)|talk (?:to you )?(?:soon|later)|take care|thank)\b")
+        Regex::new(r"(?i)\b(?:sorry|let me know|let us|i will keep you|keep you (?:posted|updated)|i will let you|can ?not wait|i hope (?:you|your|it|that|so|all|everything|we)\b|i am hoping (?:you|your|it|that|so|all|everything|we)\b|i am sure|i guess|i think so|i agree|i know|i get it|i mean|i bet|i wish|i appreciate|i am glad|i am happy for|glad to hear|good to (?:see|hear)|talk (?:to you )?(?:soon|later)|take care|thank)\b")
             .expect("valid regex")
     })
     .is_match(clause)
@@ -1580,16 +1601,36 @@ fn in_own_words(clause: &str, retraction: bool) -> Result<Draft, &'static str> {
     if is_social(clause) {
         return Err("small talk");
     }
-    let text = rewrite::third_person_clause(clause).ok_or(
-        if clause
-            .split_whitespace()
-            .any(|w| matches!(w, "I" | "we" | "We"))
+    let text = match rewrite::third_person_clause(clause) {
+        Some(text) => text,
+        // "My friends and family are my rocks": the speaker's own, told
+        // from another subject.
+        None => match clause
+            .strip_prefix("My ")
+            .or_else(|| clause.strip_prefix("my "))
         {
-            "no verb the lexicon knows"
-        } else {
-            "not about the speaker"
+            // A verb with something after it: "my doctor insisted" says too
+            // little on its own.
+            Some(rest)
+                if rest.split_whitespace().rev().skip(1).any(|w| {
+                    matches!(w, "are" | "were" | "have" | "do")
+                        || matches!(
+                            lexicon::verb(w),
+                            Some((_, lexicon::VerbForm::Third | lexicon::VerbForm::Past))
+                        )
+                }) =>
+            {
+                format!("The user's {}", rewrite::pronouns(rest))
+            }
+            _ if clause
+                .split_whitespace()
+                .any(|w| matches!(w, "I" | "we" | "We")) =>
+            {
+                return Err("no verb the lexicon knows");
+            }
+            _ => return Err("not about the speaker"),
         },
-    )?;
+    };
     let text = strip_aside(&text);
     if !retraction {
         let specific = text
