@@ -869,8 +869,10 @@ fn with_implied_subject(sentence: &str) -> String {
     });
     match re.captures(sentence) {
         // "Currently living in Seattle" → "I am currently living in Seattle".
-        Some(c) if c["verb"].to_lowercase().ends_with("ing") => format!("I am {sentence}"),
-        Some(_) => format!("I {sentence}"),
+        Some(c) if c["verb"].to_lowercase().ends_with("ing") => {
+            format!("I am {}", lower_first(sentence))
+        }
+        Some(_) => format!("I {}", lower_first(sentence)),
         None => {
             // Any verb the lexicon knows in the past or -ing form, opening a
             // sentence that has no subject of its own: "Painted a lake
@@ -881,14 +883,22 @@ fn with_implied_subject(sentence: &str) -> String {
                 .next()
                 .unwrap_or("")
                 .trim_matches(|c: char| !c.is_alphanumeric());
+            // "Cooking makes me happy": the verb right after it. "Hoping my
+            // screenplay gets noticed and makes it": a verb of its own clause.
             let own_verb = sentence
                 .split_whitespace()
+                .enumerate()
                 .skip(1)
-                .any(|w| matches!(w, "is" | "are" | "was" | "were" | "has" | "makes" | "made"));
+                .any(|(i, w)| {
+                    matches!(w, "is" | "are" | "was" | "were" | "has")
+                        || (i <= 3 && matches!(w, "makes" | "made"))
+                });
             match lexicon::verb(first) {
-                Some((_, lexicon::VerbForm::Participle)) if !own_verb => format!("I am {sentence}"),
+                Some((_, lexicon::VerbForm::Participle)) if !own_verb => {
+                    format!("I am {}", lower_first(sentence))
+                }
                 Some((_, lexicon::VerbForm::Past)) if !own_verb && !first.ends_with("en") => {
-                    format!("I {sentence}")
+                    format!("I {}", lower_first(sentence))
                 }
                 _ => sentence.to_string(),
             }
@@ -970,10 +980,12 @@ fn normalise(text: &str) -> String {
 
 /// Splits text into sentences, keeping whether each was a question.
 fn sentences(text: &str) -> Vec<(String, bool)> {
-    // An emoticon closes what came before it: "morning :) I'm learning…".
+    // An emoticon or an emoji closes what came before it: "morning :) I'm
+    // learning…", "Inspiring 💪 I emailed…".
     static EMOTICON: OnceLock<Regex> = OnceLock::new();
     let emoticon = EMOTICON.get_or_init(|| {
-        Regex::new(r"(?:^|\s)(?:[:;=]-?[()DPpO/\\|]+|<3|xD|XD)(?:\s|$)").expect("valid regex")
+        Regex::new(r"(?:^|\s)(?:[:;=]-?[()DPpO/\\|]+|<3|xD|XD)(?:\s|$)|\p{Extended_Pictographic}+")
+            .expect("valid regex")
     });
     let text = emoticon.replace_all(text, "\n");
     let text = text.as_ref();
@@ -1040,8 +1052,12 @@ fn clauses(sentence: &str) -> Vec<String> {
         }
         let lower_start = part.split_whitespace().next().unwrap_or("").to_lowercase();
         let starts_clause = starts.is_match(part) && !matches!(lower_start.as_str(), "and" | "but");
+        // "…, maybe you would like that": what turns to the listener is a
+        // clause of its own, never part of the statement before it.
+        let to_listener =
+            is_about_listener(part) && !is_about_listener(out.last().map_or("", String::as_str));
         match out.last_mut() {
-            Some(last) if !starts_clause => {
+            Some(last) if !starts_clause && !to_listener => {
                 last.push_str(", ");
                 last.push_str(part);
             }
