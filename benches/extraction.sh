@@ -18,11 +18,20 @@ echo "== baseline: every first-person, non-question sentence verbatim"
 python3 "$scorer" benches/extraction_baseline.py "${convs[@]}" | tee "$base_out"
 python3 - "$engram_out" "$base_out" <<'PY'
 import re, sys
-def totals(path):
-    last = open(path).read().strip().splitlines()[-1]
-    return [float(x) for x in re.findall(r"(?:recall|precision|F1) ([0-9.]+)", last)]
-e, b = totals(sys.argv[1]), totals(sys.argv[2])
-for name, x, y in zip(["observation recall", "extraction precision", "F1"], e, b):
-    print(f"{name:22} engram {x:.3f}  baseline {y:.3f}  ratio {x / y:.2f}")
+line = re.compile(r"^(\S+?):.*?recall ([0-9.]+).*?precision ([0-9.]+)")
+def rows(path):
+    out = {}
+    for l in open(path):
+        m = line.match(l.strip())
+        if m:
+            r, p = float(m[2]), float(m[3])
+            out[m[1]] = (r, p, 2 * r * p / (r + p) if r + p else 0.0)
+    return out
+e, b = rows(sys.argv[1]), rows(sys.argv[2])
+print(f"{'':14} {'engram R/P/F1':>20}   {'baseline R/P/F1':>20}   F1 ratio")
+for name in e:
+    x, y = e[name], b.get(name, (0, 0, 0))
+    ratio = x[2] / y[2] if y[2] else float("nan")
+    print(f"{name:14} {x[0]:.3f} {x[1]:.3f} {x[2]:.3f}   {y[0]:.3f} {y[1]:.3f} {y[2]:.3f}   {ratio:.2f}")
 PY
 rm -f "$engram_out" "$base_out"
