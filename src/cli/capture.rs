@@ -289,7 +289,7 @@ fn run_extracting(
             "evicted": strip(&outcome.evicted),
             "maintenance": outcome.maintenance,
             "said": strip(&outcome.said),
-            "skipped": outcome.skipped.iter().map(|s| json!({"text": s.text, "why": s.why})).collect::<Vec<_>>(),
+            "skipped": outcome.skipped,
             "dry_run": args.dry_run,
         }));
         return Ok(ExitCode::SUCCESS);

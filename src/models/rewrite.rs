@@ -109,12 +109,9 @@ pub fn third_person_clause(clause: &str) -> Option<String> {
             i += 1;
         }
         let verb_word = *rest.get(i)?;
+        // The lexicon conjugates am, have and do too; "cannot" is no lemma.
         let verb = match verb_word {
-            "am" => "is".to_string(),
-            "was" => "was".to_string(),
-            "have" => "has".to_string(),
-            "do" => "does".to_string(),
-            "cannot" => "cannot".to_string(),
+            "was" | "cannot" => verb_word.to_string(),
             w => match lexicon::verb(w)? {
                 (_, VerbForm::Base) => lexicon::third_person(w),
                 _ => w.to_string(),
@@ -165,7 +162,8 @@ pub fn pronouns(text: &str) -> String {
     out.join(" ")
 }
 
-fn capitalise(text: &str) -> String {
+/// Upper-cases the first letter.
+pub fn capitalise(text: &str) -> String {
     let mut chars = text.chars();
     match chars.next() {
         Some(c) => c.to_uppercase().chain(chars).collect(),
@@ -183,13 +181,18 @@ fn decapitalise(text: &str) -> String {
                 "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday"
             );
     if common {
-        let mut chars = text.chars();
-        match chars.next() {
-            Some(c) => c.to_lowercase().chain(chars).collect(),
-            None => String::new(),
-        }
+        lower_first(text)
     } else {
         text.to_string()
+    }
+}
+
+/// Lower-cases the first letter.
+pub fn lower_first(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(c) => c.to_lowercase().chain(chars).collect(),
+        None => String::new(),
     }
 }
 

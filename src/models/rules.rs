@@ -231,19 +231,13 @@ fn third_person(text: &str) -> String {
 
 /// Upper-cases the first letter.
 fn sentence_case(text: &str) -> String {
-    let text = text.trim();
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => String::new(),
-    }
+    rewrite::capitalise(text.trim())
 }
 
 /// The third-person singular of an English verb: walk → walks, go → goes,
-/// have → has, carry → carries.
-pub fn conjugate(verb: &str) -> String {
+/// have → has, carry → carries, am → is (the lexicon's), were → was.
+fn conjugate(verb: &str) -> String {
     match verb.to_lowercase().as_str() {
-        "am" | "are" => "is".into(),
         "was" | "were" => "was".into(),
         other => lexicon::third_person(other),
     }
@@ -870,9 +864,9 @@ fn with_implied_subject(sentence: &str) -> String {
     match re.captures(sentence) {
         // "Currently living in Seattle" → "I am currently living in Seattle".
         Some(c) if c["verb"].to_lowercase().ends_with("ing") => {
-            format!("I am {}", lower_first(sentence))
+            format!("I am {}", rewrite::lower_first(sentence))
         }
-        Some(_) => format!("I {}", lower_first(sentence)),
+        Some(_) => format!("I {}", rewrite::lower_first(sentence)),
         None => {
             // Any verb the lexicon knows in the past or -ing form, opening a
             // sentence that has no subject of its own: "Painted a lake
@@ -895,10 +889,10 @@ fn with_implied_subject(sentence: &str) -> String {
                 });
             match lexicon::verb(first) {
                 Some((_, lexicon::VerbForm::Participle)) if !own_verb => {
-                    format!("I am {}", lower_first(sentence))
+                    format!("I am {}", rewrite::lower_first(sentence))
                 }
                 Some((_, lexicon::VerbForm::Past)) if !own_verb && !first.ends_with("en") => {
-                    format!("I {}", lower_first(sentence))
+                    format!("I {}", rewrite::lower_first(sentence))
                 }
                 _ => sentence.to_string(),
             }
@@ -1304,7 +1298,7 @@ pub fn classify(content: &str) -> Option<(&'static str, Option<Attribute>)> {
 }
 
 /// A piece of what was said that gave no fact, and why.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Skipped {
     pub text: String,
     /// "a question", "greeting or reaction", "about the listener"…
@@ -1647,6 +1641,8 @@ fn in_own_words(clause: &str, retraction: bool) -> Result<Draft, &'static str> {
             _ => return Err("not about the speaker"),
         },
     };
+    // A lead-in the rewrite moved to the end may be an aside: "Honestly, I
+    // love it" → "Loves it honestly".
     let text = strip_aside(&text);
     if !retraction {
         let specific = text
@@ -1857,7 +1853,7 @@ fn facts_of_clause(clause: &str, boost: f64) -> Result<Vec<Fact>, &'static str> 
         if let Ok((rule, mut d)) = found {
             // The person is named in the fact itself, so it reads right on
             // its own: "Omar, the user's husband, is a dentist".
-            let told = lower_first(&d.content);
+            let told = rewrite::lower_first(&d.content);
             d.content = match &relation {
                 Some(rel) => format!("{name}, the user's {rel}, {told}"),
                 None if name.chars().next().is_some_and(char::is_uppercase) => {
@@ -1935,14 +1931,6 @@ fn facts_of_clause(clause: &str, boost: f64) -> Result<Vec<Fact>, &'static str> 
     };
     out.push(make("user", rule, d, retraction));
     Ok(out)
-}
-
-fn lower_first(text: &str) -> String {
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(c) => c.to_lowercase().chain(chars).collect(),
-        None => String::new(),
-    }
 }
 
 /// A death or a break-up: the statement to keep, and the name (or words)

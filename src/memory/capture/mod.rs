@@ -104,9 +104,10 @@ pub fn capture_facts(
     // it held anything to remember; every record made of it links to it. It
     // is archived from birth: a record of the words, not current knowledge,
     // so it never competes with the facts drawn from it (which carry what is
-    // current, and end when it changes) yet stays on disk for `--all`,
-    // history and a person reading the vault.
+    // current, and end when it changes) yet stays on disk for
+    // `recall --include-superseded`, history and a person reading the vault.
     let mut said: Vec<String> = Vec::new();
+    let mut said_changes = Vec::new();
     for text in texts {
         let read = observe::observe(text, model, now, &mut out.warnings);
         out.skipped.extend(read.skipped);
@@ -125,14 +126,13 @@ pub fn capture_facts(
         r.role = Some("user".into());
         r.durability = Some("session".into());
         r.archive(SAID.into(), now);
-        let mut changes = Vec::new();
-        let m = writer::write_new(store, r, dry_run, &mut changes, Some(SAID.into()))?;
+        let m = writer::write_new(store, r, dry_run, &mut said_changes, Some(SAID.into()))?;
         said.push(naming::wikilink(&m.path));
         out.said.push(m);
-        if !dry_run {
-            let (_, warnings) = store.apply(changes, false)?;
-            out.warnings.extend(warnings);
-        }
+    }
+    if !said_changes.is_empty() {
+        let (_, warnings) = store.apply(said_changes, false)?;
+        out.warnings.extend(warnings);
     }
     for mut fact in facts {
         if let Some(subject) = &defaults.subject {

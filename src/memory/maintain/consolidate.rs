@@ -908,16 +908,13 @@ fn summarize_session(
     let written = writer::write_new(store, summary, dry_run, &mut changes, None)?;
     let summary_link = naming::wikilink(&written.path);
     let mut archived = Vec::new();
+    let reason =
+        format!("consolidate: a turn of session {session}, kept in its summary {summary_link}");
     for t in &turns {
         writer::rewrite(store, t, dry_run, &mut changes, |rec| {
             // A message kept as said was archived from birth, with its reason.
             if rec.role.is_none() {
-                rec.archive(
-                format!(
-                    "consolidate: a turn of session {session}, kept in its summary {summary_link}"
-                ),
-                now,
-            );
+                rec.archive(reason.clone(), now);
             }
             rec.meta.insert("summarized".into(), summary_id.clone());
         })?;
