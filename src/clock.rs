@@ -29,7 +29,9 @@ fn truncate_to_seconds(t: Timestamp) -> Timestamp {
 /// (midnight UTC), the two forms Obsidian's date properties use.
 pub fn parse_time(text: &str) -> std::result::Result<Timestamp, String> {
     let text = text.trim();
-    if let Ok(t) = DateTime::parse_from_rfc3339(text) {
+    if let Ok(t) = DateTime::parse_from_rfc3339(text)
+        && writable(&t.with_timezone(&Utc))
+    {
         return Ok(t.with_timezone(&Utc));
     }
     // Obsidian writes date-times without an offset: take them as UTC.
@@ -78,10 +80,29 @@ pub fn parse_duration(text: &str) -> std::result::Result<Duration, String> {
 /// Parses a time given on the command line: RFC 3339, a date, or a duration ago
 /// (`7d` means seven days before now).
 pub fn parse_time_arg(text: &str, now: Timestamp) -> std::result::Result<Timestamp, String> {
-    parse_time(text).or_else(|e| match parse_duration(text) {
-        Ok(d) => Ok(now - d),
+    let t = parse_time(text).or_else(|e| match parse_duration(text) {
+        Ok(d) => shift(now, -d).map_err(|why| format!("'{text}' ago {why}")),
         Err(_) => Err(format!("{e}, or a duration ago (7d)")),
-    })
+    })?;
+    if writable(&t) {
+        Ok(t)
+    } else {
+        Err(format!("'{text}' is outside the years 0001 to 9999"))
+    }
+}
+
+/// `t` moved by `d`, if the result is a time engram can write (years 0001 to
+/// 9999, the four-digit years of RFC 3339); else why not.
+pub fn shift(t: Timestamp, d: Duration) -> std::result::Result<Timestamp, String> {
+    t.checked_add_signed(d)
+        .filter(writable)
+        .ok_or_else(|| "falls outside the years 0001 to 9999; give a shorter duration".into())
+}
+
+/// Whether `t` has a four-digit year, as RFC 3339 and engram's files need.
+pub fn writable(t: &Timestamp) -> bool {
+    use chrono::Datelike;
+    (1..=9999).contains(&t.year())
 }
 
 #[cfg(test)]
@@ -122,5 +143,20 @@ mod tests {
         let now = parse_time("2026-11-20T00:00:00Z").unwrap();
         let t = parse_time_arg("2d", now).unwrap();
         assert_eq!(format_time(&t), "2026-11-18T00:00:00Z");
+    }
+
+    #[test]
+    fn times_beyond_four_digit_years_are_refused_not_panicked_on() {
+        let now = parse_time("2026-11-20T00:00:00Z").unwrap();
+        for arg in ["100000000d", "3000y"] {
+            let e = parse_time_arg(arg, now).unwrap_err();
+            assert!(e.contains("9999"), "{arg}: {e}");
+        }
+        assert!(parse_time_arg("9223372036854775807s", now).is_err());
+        let ttl = parse_duration("8000y").unwrap();
+        assert!(shift(now, ttl).is_err());
+        assert!(shift(now, parse_duration("100000000d").unwrap()).is_err());
+        assert!(shift(now, parse_duration("70y").unwrap()).is_ok());
+        assert!(parse_time("+10021-01-01T00:00:00Z").is_err());
     }
 }

@@ -206,6 +206,13 @@ impl Default for EpisodicConfig {
     }
 }
 
+/// The longest a command may be told to wait for the vault lock: a day.
+pub const MAX_LOCK_TIMEOUT_SECS: f64 = 86_400.0;
+
+fn lock_timeout_in_range(secs: f64) -> bool {
+    (0.0..=MAX_LOCK_TIMEOUT_SECS).contains(&secs)
+}
+
 impl Default for Config {
     fn default() -> Self {
         Config {
@@ -239,6 +246,16 @@ impl Config {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Config::default(),
             Err(e) => return Err(Error::io(path, e)),
         };
+        if !lock_timeout_in_range(config.lock_timeout_secs) {
+            return Err(Error::Config {
+                path: path.to_path_buf(),
+                message: format!(
+                    "lock_timeout_secs: {} is not a number of seconds from 0 to \
+                     {MAX_LOCK_TIMEOUT_SECS}",
+                    config.lock_timeout_secs
+                ),
+            });
+        }
         config.apply_env(|name| std::env::var(name).ok().filter(|v| !v.is_empty()))?;
         Ok(config)
     }
@@ -268,11 +285,16 @@ impl Config {
             self.llm.api_key = v;
         }
         if let Some(v) = get("ENGRAM_LOCK_TIMEOUT") {
-            self.lock_timeout_secs = v.parse().map_err(|_| {
-                Error::Input(format!(
-                    "ENGRAM_LOCK_TIMEOUT='{v}' is not a number of seconds; use e.g. 10"
-                ))
-            })?;
+            self.lock_timeout_secs = v
+                .parse()
+                .ok()
+                .filter(|s| lock_timeout_in_range(*s))
+                .ok_or_else(|| {
+                    Error::Input(format!(
+                        "ENGRAM_LOCK_TIMEOUT='{v}': give a number of seconds from 0 to \
+                         {MAX_LOCK_TIMEOUT_SECS}, e.g. 10"
+                    ))
+                })?;
         }
         Ok(())
     }
@@ -335,10 +357,17 @@ mod tests {
 
     #[test]
     fn bad_lock_timeout_is_a_clear_error() {
+        for bad in ["soon", "inf", "1e20", "-5", "NaN", "86401"] {
+            let mut c = Config::default();
+            let e = c
+                .apply_env(|k| (k == "ENGRAM_LOCK_TIMEOUT").then(|| bad.into()))
+                .unwrap_err();
+            assert!(e.to_string().contains("ENGRAM_LOCK_TIMEOUT"), "{bad}: {e}");
+            assert!(e.is_usage(), "{bad}");
+        }
         let mut c = Config::default();
-        let e = c
-            .apply_env(|k| (k == "ENGRAM_LOCK_TIMEOUT").then(|| "soon".into()))
-            .unwrap_err();
-        assert!(e.to_string().contains("ENGRAM_LOCK_TIMEOUT"));
+        c.apply_env(|k| (k == "ENGRAM_LOCK_TIMEOUT").then(|| "0.5".into()))
+            .unwrap();
+        assert_eq!(c.lock_timeout_secs, 0.5);
     }
 }

@@ -18,6 +18,14 @@ pub enum Error {
     )]
     Locked { path: PathBuf, waited_ms: u64 },
 
+    /// The vault is readable but this user may not write to it; only commands
+    /// that write (or must update the index) need that.
+    #[error(
+        "the vault {path} is read-only for this user; reading works, but this command \
+         writes: run it as the vault's owner, or give write access to the folder"
+    )]
+    ReadOnly { path: PathBuf },
+
     /// A record file could not be parsed.
     #[error("{path}:{line}: {message}")]
     Parse {
@@ -79,7 +87,10 @@ impl Error {
     pub fn is_vault_problem(&self) -> bool {
         matches!(
             self,
-            Error::VaultNotFound { .. } | Error::Locked { .. } | Error::Config { .. }
+            Error::VaultNotFound { .. }
+                | Error::Locked { .. }
+                | Error::ReadOnly { .. }
+                | Error::Config { .. }
         )
     }
 

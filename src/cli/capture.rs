@@ -13,14 +13,14 @@ use crate::memory::capture::{self, CaptureDefaults, CaptureItem};
 use crate::storage::store::{NoProgress, Store};
 
 pub fn run(ctx: &Context, args: CaptureArgs, now: Timestamp) -> anyhow::Result<ExitCode> {
-    let defaults = defaults(&args)?;
+    let defaults = defaults(&args, now)?;
     let input = read_input(&args)?;
     if !args.raw {
         return run_extracting(ctx, &args, &input, defaults, now);
     }
     let items = match args.input {
         InputFormat::Jsonl => capture::parse_jsonl(&input)?,
-        InputFormat::Chat => chat_items(&input, args.assistant_chars)?,
+        InputFormat::Chat => capture::parse_chat(&input, args.assistant_chars)?,
         InputFormat::Text => {
             if input.trim().is_empty() {
                 return Err(Error::Input("nothing to capture: the input is empty".into()).into());
@@ -118,7 +118,7 @@ fn statement_details(st: &capture::StatementOutcome) -> String {
     parts.join("; ")
 }
 
-fn defaults(args: &CaptureArgs) -> Result<CaptureDefaults, Error> {
+fn defaults(args: &CaptureArgs, now: Timestamp) -> Result<CaptureDefaults, Error> {
     if let Some(i) = args.importance.filter(|i| !(0.0..=1.0).contains(i)) {
         return Err(Error::Input(format!(
             "--importance {i}: give a number from 0 to 1"
@@ -127,7 +127,12 @@ fn defaults(args: &CaptureArgs) -> Result<CaptureDefaults, Error> {
     let ttl = args
         .ttl
         .as_deref()
-        .map(|t| clock::parse_duration(t).map_err(|e| Error::Input(format!("--ttl: {e}"))))
+        .map(|t| {
+            let ttl = clock::parse_duration(t).map_err(|e| Error::Input(format!("--ttl: {e}")))?;
+            clock::shift(now, ttl)
+                .map_err(|why| Error::Input(format!("--ttl {t}: the expiry {why}")))?;
+            Ok::<_, Error>(ttl)
+        })
         .transpose()?;
     Ok(CaptureDefaults {
         kind: args.kind.map(Into::into),
@@ -171,47 +176,6 @@ fn read_input(args: &CaptureArgs) -> Result<String, Error> {
     }
 }
 
-/// Raw chat input: one record per message, the user's in full and the
-/// assistant's cut to `assistant_chars`.
-fn chat_items(input: &str, assistant_chars: usize) -> Result<Vec<CaptureItem>, Error> {
-    let bad = |why: &str| {
-        Error::Input(format!(
-            "--input chat: {why}; expected a JSON array of {{\"role\", \"content\"}} messages"
-        ))
-    };
-    let value: serde_json::Value = serde_json::from_str(input).map_err(|e| bad(&e.to_string()))?;
-    let messages = value.as_array().ok_or_else(|| bad("not an array"))?;
-    let mut items = Vec::new();
-    for (i, m) in messages.iter().enumerate() {
-        let role = m
-            .get("role")
-            .and_then(|r| r.as_str())
-            .ok_or_else(|| bad(&format!("message {} has no role", i + 1)))?;
-        let content = m
-            .get("content")
-            .and_then(|c| c.as_str())
-            .ok_or_else(|| bad(&format!("message {} has no text content", i + 1)))?;
-        let content = match role {
-            "user" => content.trim().to_string(),
-            "assistant" => content.trim().chars().take(assistant_chars).collect(),
-            _ => continue,
-        };
-        if content.is_empty() {
-            continue;
-        }
-        let mut item = CaptureItem {
-            content,
-            ..CaptureItem::default()
-        };
-        item.meta.insert("role".into(), role.to_string());
-        items.push(item);
-    }
-    if items.is_empty() {
-        return Err(bad("no user or assistant message with text"));
-    }
-    Ok(items)
-}
-
 /// Capture with extraction: the rule engine, or the configured LLM.
 fn run_extracting(
     ctx: &Context,
@@ -224,7 +188,7 @@ fn run_extracting(
         InputFormat::Text => vec![input.to_string()],
         // The rules read what the user said; the assistant's words (cut to
         // --assistant-chars) are context for a model, not facts about the user.
-        InputFormat::Chat => chat_items(input, args.assistant_chars)?
+        InputFormat::Chat => capture::parse_chat(input, args.assistant_chars)?
             .into_iter()
             .filter(|i| i.meta.get("role").is_some_and(|r| r == "user"))
             .map(|i| i.content)

@@ -6,14 +6,21 @@ use serde_json::json;
 
 use crate::cli::args::DoctorArgs;
 use crate::cli::context::Context;
+use crate::error::Error;
 use crate::storage::doctor;
 use crate::storage::store::Store;
 
 pub fn run(ctx: &Context, args: DoctorArgs) -> anyhow::Result<ExitCode> {
     let vault = ctx.open_vault()?;
     let mut store = Store::open(vault, None)?;
-    let lock = store.vault().lock()?;
-    let problems = doctor::doctor(&mut store, &lock, args.fix)?;
+    // Checking only reads; a reader who may not write to the vault gets the
+    // report without the lock, and `--fix` needs it.
+    let lock = match store.vault().lock() {
+        Ok(lock) => Some(lock),
+        Err(Error::ReadOnly { .. }) if !args.fix => None,
+        Err(e) => return Err(e.into()),
+    };
+    let problems = doctor::doctor(&mut store, lock.as_ref(), args.fix)?;
     let remaining = problems.iter().filter(|p| !p.fixed).count();
     if ctx.out.json {
         ctx.out

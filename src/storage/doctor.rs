@@ -16,7 +16,8 @@ use crate::storage::vectors::VectorFile;
 /// One finding.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct Problem {
-    /// `broken_file`, `duplicate_id`, `index_drift`, `vectors`, `temp_file`.
+    /// `broken_file`, `duplicate_id`, `index_drift`, `vectors`, `temp_file`,
+    /// `not_indexed`.
     pub kind: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub path: Option<String>,
@@ -43,8 +44,10 @@ impl Problem {
     }
 }
 
-/// Checks the vault; with `fix`, repairs drift. The caller holds the lock.
-pub fn doctor(store: &mut Store, lock: &VaultLock, fix: bool) -> Result<Vec<Problem>> {
+/// Checks the vault; with `fix`, repairs drift. A fix needs the lock; a check
+/// without it (a reader who may not write to the vault) reports only.
+pub fn doctor(store: &mut Store, lock: Option<&VaultLock>, fix: bool) -> Result<Vec<Problem>> {
+    let fix_lock = lock.filter(|_| fix);
     let mut problems = Vec::new();
     let vault = store.vault().clone();
     let found = vault.walk();
@@ -105,11 +108,14 @@ pub fn doctor(store: &mut Store, lock: &VaultLock, fix: bool) -> Result<Vec<Prob
                 None,
                 "a temporary file left by an interrupted write".into(),
             );
-            if fix {
+            if fix_lock.is_some() {
                 p.fixed = std::fs::remove_file(entry.path()).is_ok();
             }
             problems.push(p);
         }
+    }
+    for (path, why) in vault.unindexable() {
+        problems.push(Problem::new("not_indexed", Some(path), None, why));
     }
     let mut drift = Vec::new();
     let diff = sync::stat_diff(store.known_files(), &found);
@@ -162,7 +168,7 @@ pub fn doctor(store: &mut Store, lock: &VaultLock, fix: bool) -> Result<Vec<Prob
             drift.push(Problem::new("vectors", None, None, m));
         }
     }
-    if fix && !drift.is_empty() {
+    if let Some(lock) = fix_lock.filter(|_| !drift.is_empty()) {
         let mut report = store.sync_locked(lock, &NoProgress)?;
         let (known, broken) = store.file_counts();
         if store.index().num_docs() as usize != known - broken {

@@ -26,6 +26,7 @@ use tantivy::{DocAddress, Index, IndexReader, IndexWriter, ReloadPolicy, Tantivy
 
 use crate::clock::{Timestamp, format_time};
 use crate::error::{Error, Result};
+use crate::storage::index_dir::IndexDir;
 use crate::storage::naming;
 use crate::storage::record::{Kind, Record, Status};
 
@@ -401,9 +402,12 @@ impl TextIndex {
     /// Opens the index in `dir`, creating it when missing.
     pub fn open(dir: &Path) -> Result<TextIndex> {
         let (schema, fields) = build_schema();
-        std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+        if !dir.is_dir() {
+            std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+        }
         let index = if dir.join("meta.json").exists() {
-            let index = Index::open_in_dir(dir)?;
+            let folder = IndexDir::open(dir).map_err(|e| Error::Index(e.to_string()))?;
+            let index = Index::open(folder)?;
             if index.schema() != schema {
                 return Err(Error::Index(
                     "the index was made by another engram version".into(),
@@ -435,8 +439,13 @@ impl TextIndex {
     }
 
     /// A writer for one command's changes (single-threaded: records are small).
+    /// Files that a killed writer left half-made (a `.del` file written before
+    /// its commit, say) are collected first: the next commit may want the same
+    /// names, and tantivy never overwrites a file.
     pub fn writer(&self) -> Result<IndexWriter> {
-        Ok(self.index.writer_with_num_threads(1, 50_000_000)?)
+        let writer = self.index.writer_with_num_threads(1, 50_000_000)?;
+        writer.garbage_collect_files().wait()?;
+        Ok(writer)
     }
 
     /// Makes the latest commit visible to this process's searches.

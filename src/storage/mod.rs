@@ -15,6 +15,7 @@
 pub mod doctor;
 pub mod git;
 pub mod index;
+pub mod index_dir;
 pub mod naming;
 pub mod record;
 pub mod store;

@@ -279,7 +279,29 @@ impl Store {
                 ..SyncReport::default()
             });
         }
-        let lock = self.vault.lock()?;
+        let lock = match self.vault.lock() {
+            Ok(lock) => lock,
+            // A reader who may not write to the vault searches the index as it
+            // is, and is told what it lacks.
+            Err(Error::ReadOnly { .. }) => {
+                let behind = diff.to_check.len() + diff.missing.len();
+                let mut warnings = Vec::new();
+                if behind > 0 {
+                    warnings.push(format!(
+                        "the vault is read-only for this user and the index misses {behind} \
+                         changed file(s), so results may be out of date; any engram command \
+                         run by the vault's owner brings it up to date"
+                    ));
+                }
+                return Ok(SyncReport {
+                    unchanged: diff.unchanged,
+                    broken: self.broken_files(),
+                    warnings,
+                    ..SyncReport::default()
+                });
+            }
+            Err(e) => return Err(e),
+        };
         self.sync_locked(&lock, &NoProgress)
     }
 

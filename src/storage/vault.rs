@@ -191,7 +191,18 @@ impl Vault {
         self.root.join(rel)
     }
 
-    /// Takes the vault lock, waiting up to the configured timeout.
+    /// Where record writes stage their temporary files: inside `.engram/`, so
+    /// an interrupted write never leaves a stray file among the records (and
+    /// `git status` does not see it); the rename into place stays atomic, since
+    /// `.engram/` is on the vault's filesystem.
+    pub fn temp_dir(&self) -> PathBuf {
+        self.engram_dir().join("tmp")
+    }
+
+    /// Takes the vault lock, waiting up to the configured timeout. Holding it,
+    /// no other engram process is writing, so temporary files left by one that
+    /// was killed are removed here. A vault this user may not write to gives
+    /// [`Error::ReadOnly`].
     pub fn lock(&self) -> Result<VaultLock> {
         let path = self.engram_dir().join("lock");
         let file = OpenOptions::new()
@@ -199,12 +210,24 @@ impl Vault {
             .truncate(false)
             .write(true)
             .open(&path)
-            .map_err(|e| Error::io(&path, e))?;
-        let timeout = Duration::from_secs_f64(self.config.lock_timeout_secs.max(0.0));
+            .map_err(|e| match e.kind() {
+                std::io::ErrorKind::PermissionDenied | std::io::ErrorKind::ReadOnlyFilesystem => {
+                    Error::ReadOnly {
+                        path: self.root.clone(),
+                    }
+                }
+                _ => Error::io(&path, e),
+            })?;
+        // Config checks the range; a value out of it set in code waits no time.
+        let timeout =
+            Duration::try_from_secs_f64(self.config.lock_timeout_secs).unwrap_or(Duration::ZERO);
         let start = Instant::now();
         loop {
             match file.try_lock() {
-                Ok(()) => return Ok(VaultLock { _file: file }),
+                Ok(()) => {
+                    self.remove_stale_temps();
+                    return Ok(VaultLock { _file: file });
+                }
                 Err(fs::TryLockError::WouldBlock) => {
                     if start.elapsed() >= timeout {
                         return Err(Error::Locked {
@@ -215,6 +238,30 @@ impl Vault {
                     std::thread::sleep(Duration::from_millis(15));
                 }
                 Err(fs::TryLockError::Error(e)) => return Err(Error::io(&path, e)),
+            }
+        }
+    }
+
+    /// Removes the temporary files that a killed engram process left in
+    /// `.engram/tmp/`, `.engram/` and the index folder (tantivy's own `.tmp…`
+    /// files); the caller holds the lock. Best effort: what cannot be removed
+    /// now is removed next time.
+    fn remove_stale_temps(&self) {
+        let places = [
+            (self.temp_dir(), TEMP_PREFIX),
+            (self.engram_dir(), TEMP_PREFIX),
+            (self.index_dir(), ".tmp"),
+        ];
+        for (dir, prefix) in places {
+            let Ok(entries) = fs::read_dir(&dir) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                let stale = entry.file_name().to_string_lossy().starts_with(prefix)
+                    && entry.file_type().is_ok_and(|t| t.is_file());
+                if stale {
+                    let _ = fs::remove_file(entry.path());
+                }
             }
         }
     }
@@ -271,6 +318,60 @@ impl Vault {
             })
         };
         found.sort_by(|a, b| a.rel.cmp(&b.rel));
+        found
+    }
+
+    /// What [`Vault::walk`] passes over that a person may expect among the
+    /// records: linked notes and folders (not followed, since a link may lead
+    /// out of the vault), notes whose names are not UTF-8, and folders engram
+    /// may not read. For `doctor`; each comes with why and what to do.
+    pub fn unindexable(&self) -> Vec<(String, String)> {
+        let mut found = Vec::new();
+        let walker = walkdir::WalkDir::new(&self.root)
+            .follow_links(false)
+            .into_iter()
+            .filter_entry(|e| {
+                e.depth() == 0 || !e.file_name().as_encoded_bytes().starts_with(b".")
+            });
+        let shown = |path: &Path| {
+            path.strip_prefix(&self.root)
+                .unwrap_or(path)
+                .to_string_lossy()
+                .into_owned()
+        };
+        for entry in walker {
+            let entry = match entry {
+                Ok(entry) => entry,
+                Err(e) => {
+                    let place = e.path().map(shown).unwrap_or_default();
+                    let why = e
+                        .io_error()
+                        .map_or_else(|| e.to_string(), |io| io.to_string());
+                    found.push((
+                        place,
+                        format!("cannot be read ({why}); its notes are not indexed until engram may read it"),
+                    ));
+                    continue;
+                }
+            };
+            let name = entry.file_name();
+            let is_md = Path::new(name)
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("md"));
+            if entry.path_is_symlink()
+                && (is_md || fs::metadata(entry.path()).is_ok_and(|m| m.is_dir()))
+            {
+                found.push((
+                    shown(entry.path()),
+                    "a symbolic link, not followed (it could lead out of the vault); put the note itself in the vault".into(),
+                ));
+            } else if name.to_str().is_none() && (is_md || entry.file_type().is_dir()) {
+                found.push((
+                    shown(entry.path()),
+                    "its name is not valid UTF-8, so it is not indexed; rename it".into(),
+                ));
+            }
+        }
         found
     }
 
@@ -370,7 +471,7 @@ impl Vault {
             if let Some(dir) = path.parent() {
                 fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
             }
-            match persist_new(&path, text.as_bytes()) {
+            match persist_new(&self.temp_dir(), &path, text.as_bytes()) {
                 Ok(stamp) => return Ok((rel, stamp)),
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
                     n += 1;
@@ -394,7 +495,7 @@ impl Vault {
         if current == text.as_bytes() {
             return stamp_of(&path, &current);
         }
-        write_atomic(&path, text.as_bytes())?;
+        replace_via(&self.temp_dir(), &path, text.as_bytes()).map_err(|e| Error::io(&path, e))?;
         stamp_of(&path, text.as_bytes())
     }
 
@@ -460,30 +561,85 @@ fn stamp_of(path: &Path, bytes: &[u8]) -> Result<FileStamp> {
     })
 }
 
-fn temp_in(path: &Path) -> std::io::Result<tempfile::NamedTempFile> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    tempfile::Builder::new()
-        .prefix(".engram-tmp-")
-        .tempfile_in(dir)
+/// The name every engram temporary file starts with.
+pub const TEMP_PREFIX: &str = ".engram-tmp-";
+
+/// A temporary file in `dir` whose mode is 0666 less the umask, as a file made
+/// by any other program (tempfile's own default is 0600).
+pub fn temp_in(dir: &Path) -> std::io::Result<tempfile::NamedTempFile> {
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(TEMP_PREFIX);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(fs::Permissions::from_mode(0o666));
+    }
+    builder.tempfile_in(dir)
+}
+
+/// A temporary file holding `bytes`, synced, staged in `staging` (created when
+/// missing) or, when `staging` cannot be used, next to `path`.
+fn staged(staging: &Path, path: &Path, bytes: &[u8]) -> std::io::Result<tempfile::NamedTempFile> {
+    let beside = path.parent().unwrap_or(Path::new("."));
+    let mut tmp = match fs::create_dir_all(staging).and_then(|()| temp_in(staging)) {
+        Ok(tmp) => tmp,
+        Err(_) => temp_in(beside)?,
+    };
+    tmp.write_all(bytes)?;
+    tmp.as_file().sync_all()?;
+    Ok(tmp)
+}
+
+/// Whether a rename failed because the two paths are on different filesystems
+/// (`.engram/` mounted apart from the records): then stage beside the target.
+fn crosses_devices(e: &std::io::Error) -> bool {
+    e.kind() == std::io::ErrorKind::CrossesDevices
 }
 
 /// Atomically writes `bytes` to `path` (replacing it): temporary file in the same
 /// folder, write, fsync, rename. The temporary file is removed on error.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    let io = |e| Error::io(path, e);
-    let mut tmp = temp_in(path).map_err(io)?;
-    tmp.write_all(bytes).map_err(io)?;
-    tmp.as_file().sync_all().map_err(io)?;
-    tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
-    Ok(())
+    let beside = path.parent().unwrap_or(Path::new("."));
+    replace_via(beside, path, bytes).map_err(|e| Error::io(path, e))
 }
 
-/// Atomically creates `path` with `bytes`; fails with `AlreadyExists` if it exists.
-fn persist_new(path: &Path, bytes: &[u8]) -> std::io::Result<FileStamp> {
-    let mut tmp = temp_in(path)?;
-    tmp.write_all(bytes)?;
-    tmp.as_file().sync_all()?;
-    tmp.persist_noclobber(path).map_err(|e| e.error)?;
+/// Replaces `path` with `bytes` through a temporary file staged in `staging`.
+/// A file that exists keeps its permissions (a note a person made 0644 stays
+/// 0644).
+fn replace_via(staging: &Path, path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let keep = fs::metadata(path).ok().map(|m| m.permissions());
+    let place = |tmp: tempfile::NamedTempFile| -> std::io::Result<()> {
+        if let Some(perms) = &keep {
+            fs::set_permissions(tmp.path(), perms.clone())?;
+        }
+        tmp.persist(path).map(drop).map_err(|e| e.error)
+    };
+    match place(staged(staging, path, bytes)?) {
+        Err(e) if crosses_devices(&e) => place(staged(
+            path.parent().unwrap_or(Path::new(".")),
+            path,
+            bytes,
+        )?),
+        other => other,
+    }
+}
+
+/// Atomically creates `path` with `bytes` through a temporary file staged in
+/// `staging`; fails with `AlreadyExists` if `path` exists.
+fn persist_new(staging: &Path, path: &Path, bytes: &[u8]) -> std::io::Result<FileStamp> {
+    let place = |tmp: tempfile::NamedTempFile| tmp.persist_noclobber(path).map_err(|e| e.error);
+    match place(staged(staging, path, bytes)?) {
+        Err(e) if crosses_devices(&e) => {
+            place(staged(
+                path.parent().unwrap_or(Path::new(".")),
+                path,
+                bytes,
+            )?)?;
+        }
+        other => {
+            other?;
+        }
+    }
     let meta = fs::metadata(path)?;
     Ok(FileStamp {
         size: bytes.len() as u64,

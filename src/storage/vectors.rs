@@ -168,10 +168,7 @@ impl VectorFile {
         let io = |e| Error::io(path, e);
         let replaced: HashSet<u64> = add.iter().map(|r| r.key).collect();
         let dir = path.parent().unwrap_or(Path::new("."));
-        let mut tmp = tempfile::Builder::new()
-            .prefix(".vectors-")
-            .tempfile_in(dir)
-            .map_err(io)?;
+        let mut tmp = crate::storage::vault::temp_in(dir).map_err(io)?;
         {
             let mut out = std::io::BufWriter::new(tmp.as_file_mut());
             let json = serde_json::to_vec(header).expect("header serialises");

@@ -44,6 +44,7 @@ pub struct CaptureDefaults {
 /// Parses `--input jsonl`: one JSON object per line, blank lines skipped. Every
 /// line is checked before any is used; the error names the line.
 pub fn parse_jsonl(text: &str) -> Result<Vec<CaptureItem>> {
+    let text = without_bom(text);
     let mut items = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -136,6 +137,76 @@ fn item_from_json(value: &serde_json::Value) -> std::result::Result<CaptureItem,
     })
 }
 
+/// Parses `--input chat`: a JSON array of `{"role", "content"}` messages, one
+/// item per message, the user's in full and the assistant's cut to
+/// `assistant_chars`. `content` is a string, or a list of content parts as
+/// OpenAI and Anthropic send them (`[{"type": "text", "text": "…"}]`), whose
+/// text parts are joined; other roles (system, tool) are left out.
+pub fn parse_chat(input: &str, assistant_chars: usize) -> Result<Vec<CaptureItem>> {
+    let bad = |why: &str| {
+        Error::Input(format!(
+            "--input chat: {why}; expected a JSON array of {{\"role\", \"content\"}} messages"
+        ))
+    };
+    let value: serde_json::Value =
+        serde_json::from_str(without_bom(input)).map_err(|e| bad(&e.to_string()))?;
+    let messages = value.as_array().ok_or_else(|| bad("not an array"))?;
+    let mut items = Vec::new();
+    for (i, m) in messages.iter().enumerate() {
+        let role = m
+            .get("role")
+            .and_then(|r| r.as_str())
+            .ok_or_else(|| bad(&format!("message {} has no role", i + 1)))?;
+        let content = m
+            .get("content")
+            .and_then(message_text)
+            .ok_or_else(|| bad(&format!("message {} has no text content", i + 1)))?;
+        let content = match role {
+            "user" => content.trim().to_string(),
+            "assistant" => content.trim().chars().take(assistant_chars).collect(),
+            _ => continue,
+        };
+        if content.is_empty() {
+            continue;
+        }
+        let mut item = CaptureItem {
+            content,
+            ..CaptureItem::default()
+        };
+        item.meta.insert("role".into(), role.to_string());
+        items.push(item);
+    }
+    if items.is_empty() {
+        return Err(bad("no user or assistant message with text"));
+    }
+    Ok(items)
+}
+
+/// A message's text: a string, or the text parts of a content-part list joined
+/// by blank lines (images and other parts carry no text to keep).
+fn message_text(content: &serde_json::Value) -> Option<String> {
+    match content {
+        serde_json::Value::String(s) => Some(s.clone()),
+        serde_json::Value::Array(parts) => {
+            let texts: Vec<&str> = parts
+                .iter()
+                .filter_map(|p| match p {
+                    serde_json::Value::String(s) => Some(s.as_str()),
+                    serde_json::Value::Object(o) => o.get("text").and_then(|t| t.as_str()),
+                    _ => None,
+                })
+                .collect();
+            Some(texts.join("\n\n"))
+        }
+        _ => None,
+    }
+}
+
+/// The text without a leading UTF-8 byte-order mark (Windows editors write one).
+pub fn without_bom(text: &str) -> &str {
+    text.strip_prefix('\u{feff}').unwrap_or(text)
+}
+
 /// Splits `a,b, c` into tags (a leading `#` is dropped, as Obsidian writes them).
 pub fn split_tags(text: &str) -> Vec<String> {
     text.split(',')
@@ -172,7 +243,11 @@ pub fn build_record(
     }
     r.tags = tags;
     r.meta = item.meta.clone();
-    r.expires = defaults.ttl.map(|ttl| now + ttl);
+    // The CLI checks that the expiry is writable; a TTL too long for that
+    // (only reachable through the library) gives no expiry rather than a panic.
+    r.expires = defaults
+        .ttl
+        .and_then(|ttl| crate::clock::shift(now, ttl).ok());
     r
 }
 

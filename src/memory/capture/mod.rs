@@ -20,7 +20,9 @@ pub mod raw;
 pub mod route;
 pub mod tick;
 
-pub use input::{CaptureDefaults, CaptureItem, build_record, parse_jsonl, split_tags};
+pub use input::{
+    CaptureDefaults, CaptureItem, build_record, parse_chat, parse_jsonl, split_tags, without_bom,
+};
 pub use raw::capture_raw;
 
 use crate::clock::Timestamp;
