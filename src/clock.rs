@@ -29,24 +29,30 @@ fn truncate_to_seconds(t: Timestamp) -> Timestamp {
 /// (midnight UTC), the two forms Obsidian's date properties use.
 pub fn parse_time(text: &str) -> std::result::Result<Timestamp, String> {
     let text = text.trim();
-    if let Ok(t) = DateTime::parse_from_rfc3339(text)
-        && writable(&t.with_timezone(&Utc))
-    {
-        return Ok(t.with_timezone(&Utc));
+    let parsed = DateTime::parse_from_rfc3339(text)
+        .map(|t| t.with_timezone(&Utc))
+        .ok()
+        // Obsidian writes date-times without an offset: take them as UTC.
+        .or_else(|| {
+            chrono::NaiveDateTime::parse_from_str(text, "%Y-%m-%dT%H:%M:%S")
+                .or_else(|_| chrono::NaiveDateTime::parse_from_str(text, "%Y-%m-%dT%H:%M"))
+                .ok()
+                .map(|t| t.and_utc())
+        })
+        .or_else(|| {
+            NaiveDate::parse_from_str(text, "%Y-%m-%d")
+                .ok()
+                .map(|d| d.and_hms_opt(0, 0, 0).expect("midnight exists").and_utc())
+        });
+    match parsed {
+        Some(t) if writable(&t) => Ok(t),
+        Some(_) => Err(format!(
+            "'{text}' is outside the years 0001 to 9999 that engram's files can hold"
+        )),
+        None => Err(format!(
+            "'{text}' is not a time; use RFC 3339 (2026-11-20T09:12:44Z) or a date (2026-11-20)"
+        )),
     }
-    // Obsidian writes date-times without an offset: take them as UTC.
-    if let Ok(t) = chrono::NaiveDateTime::parse_from_str(text, "%Y-%m-%dT%H:%M:%S") {
-        return Ok(t.and_utc());
-    }
-    if let Ok(t) = chrono::NaiveDateTime::parse_from_str(text, "%Y-%m-%dT%H:%M") {
-        return Ok(t.and_utc());
-    }
-    if let Ok(d) = NaiveDate::parse_from_str(text, "%Y-%m-%d") {
-        return Ok(d.and_hms_opt(0, 0, 0).expect("midnight exists").and_utc());
-    }
-    Err(format!(
-        "'{text}' is not a time; use RFC 3339 (2026-11-20T09:12:44Z) or a date (2026-11-20)"
-    ))
 }
 
 /// Formats a time the way engram writes it: `2026-11-20T09:12:44Z`.
@@ -157,6 +163,13 @@ mod tests {
         assert!(shift(now, ttl).is_err());
         assert!(shift(now, parse_duration("100000000d").unwrap()).is_err());
         assert!(shift(now, parse_duration("70y").unwrap()).is_ok());
-        assert!(parse_time("+10021-01-01T00:00:00Z").is_err());
+        for far in [
+            "+10021-01-01T00:00:00Z",
+            "+10000-01-01",
+            "-0001-01-01",
+            "0000-01-01",
+        ] {
+            assert!(parse_time(far).is_err(), "{far}");
+        }
     }
 }

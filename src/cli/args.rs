@@ -201,16 +201,24 @@ pub struct CaptureArgs {
     /// How to read the input.
     #[arg(long, value_enum, default_value_t = InputFormat::Text)]
     pub input: InputFormat,
-    #[arg(long)]
+    /// Whose memory this is: records get `user: NAME`, and recall,
+    /// consolidate and prune keep one user's records apart from another's.
+    #[arg(long, value_name = "NAME")]
     pub user: Option<String>,
-    #[arg(long)]
+    /// The agent that captures: records get `agent: NAME` (recall --agent
+    /// filters on it).
+    #[arg(long, value_name = "NAME")]
     pub agent: Option<String>,
-    #[arg(long)]
+    /// The conversation this comes from: working memory is kept per session,
+    /// and consolidate turns a session's episodes into facts.
+    #[arg(long, value_name = "ID")]
     pub session: Option<String>,
     /// The tier to write to (raw capture: episodic unless told).
     #[arg(long, value_enum)]
     pub kind: Option<KindArg>,
-    #[arg(long)]
+    /// Who or what the records are about (default: the user, or the person
+    /// a sentence names).
+    #[arg(long, value_name = "NAME")]
     pub subject: Option<String>,
     /// 0 to 1.
     #[arg(long)]
@@ -261,7 +269,9 @@ pub struct RecallArgs {
     pub k: Option<usize>,
     #[command(flatten)]
     pub filter: FilterArgs,
-    /// Retrievers to use (default hybrid: BM25 alone until an embedder is set).
+    /// Retrievers to use (default hybrid: BM25 and vectors from the built-in
+    /// embedder, or the configured one; BM25 alone when `embedder.provider` is
+    /// `none`).
     #[arg(long, value_enum)]
     pub mode: Option<ModeArg>,
     /// Output form (--json is the same as --format json).

@@ -14,7 +14,7 @@ use crate::storage::store::{NoProgress, Store};
 
 pub fn run(ctx: &Context, args: CaptureArgs, now: Timestamp) -> anyhow::Result<ExitCode> {
     let defaults = defaults(&args, now)?;
-    let input = read_input(&args)?;
+    let input = read_input(ctx, &args)?;
     if !args.raw {
         return run_extracting(ctx, &args, &input, defaults, now);
     }
@@ -150,30 +150,113 @@ fn defaults(args: &CaptureArgs, now: Timestamp) -> Result<CaptureDefaults, Error
     })
 }
 
-fn read_input(args: &CaptureArgs) -> Result<String, Error> {
-    if !args.text.is_empty() {
+/// Reads the input: TEXT, --file or standard input, no more than the limit
+/// for what is done with it (so 50 MB piped in costs 1 MB of memory, not a
+/// gigabyte), without NUL and other control characters (which would make git
+/// treat the record as binary); a warning says how many were removed.
+fn read_input(ctx: &Context, args: &CaptureArgs) -> Result<String, Error> {
+    let limit = input_limit(args);
+    let text = if !args.text.is_empty() {
         if args.file.is_some() {
             return Err(Error::Input("give TEXT or --file, not both".into()));
         }
-        return Ok(args.text.join(" "));
-    }
-    let from_stdin = |what: &str| -> Result<String, Error> {
-        let mut s = String::new();
-        std::io::stdin()
-            .read_to_string(&mut s)
-            .map_err(|e| Error::Input(format!("could not read {what}: {e}")))?;
-        Ok(s)
+        let text = args.text.join(" ");
+        if text.len() as u64 > limit {
+            return Err(too_big(args, text.len() as u64));
+        }
+        text
+    } else {
+        match &args.file {
+            Some(p) if p.as_os_str() == "-" => {
+                read_capped(std::io::stdin(), args, "standard input")?
+            }
+            Some(p) => {
+                let file = std::fs::File::open(p)
+                    .map_err(|e| Error::Input(format!("--file {}: {e}", p.display())))?;
+                read_capped(file, args, &format!("--file {}", p.display()))?
+            }
+            None if std::io::stdin().is_terminal() => {
+                return Err(Error::Input(
+                    "nothing to capture: give TEXT, --file FILE, or pipe the input on standard input"
+                        .into(),
+                ));
+            }
+            None => read_capped(std::io::stdin(), args, "standard input")?,
+        }
     };
-    match &args.file {
-        Some(p) if p.as_os_str() == "-" => from_stdin("standard input"),
-        Some(p) => std::fs::read_to_string(p)
-            .map_err(|e| Error::Input(format!("--file {}: {e}", p.display()))),
-        None if std::io::stdin().is_terminal() => Err(Error::Input(
-            "nothing to capture: give TEXT, --file FILE, or pipe the input on standard input"
-                .into(),
-        )),
-        None => from_stdin("standard input"),
+    let (clean, removed) = capture::without_controls(&text);
+    if removed > 0 {
+        ctx.out.warn(&format!(
+            "removed {removed} control character(s) (such as NUL) from the input; records hold text"
+        ));
     }
+    Ok(clean)
+}
+
+/// The most input capture reads for these flags, in bytes.
+fn input_limit(args: &CaptureArgs) -> u64 {
+    match (args.raw, args.input) {
+        (true, InputFormat::Jsonl | InputFormat::Chat) | (false, InputFormat::Chat) => {
+            capture::MAX_BULK_INPUT_BYTES
+        }
+        (true, InputFormat::Text) => capture::MAX_RECORD_BYTES,
+        (false, _) => capture::MAX_EXTRACT_BYTES,
+    }
+}
+
+/// Reads at most the limit (and one byte more, to know it was passed).
+fn read_capped(reader: impl Read, args: &CaptureArgs, what: &str) -> Result<String, Error> {
+    let limit = input_limit(args);
+    let mut bytes = Vec::new();
+    reader
+        .take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::Input(format!("could not read {what}: {e}")))?;
+    if bytes.len() as u64 > limit {
+        return Err(too_big(args, bytes.len() as u64));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        Error::Input(format!(
+            "{what} is not UTF-8 text (invalid byte at offset {}); convert it, e.g. with iconv -t UTF-8",
+            e.utf8_error().valid_up_to()
+        ))
+    })
+}
+
+/// The error for input over its limit, naming the limit and the way around it.
+fn too_big(args: &CaptureArgs, seen: u64) -> Error {
+    let limit = input_limit(args);
+    let mib = |n: u64| format!("{:.0} MiB", n as f64 / (1024.0 * 1024.0));
+    let over = if seen > limit {
+        format!("more than {}", mib(limit))
+    } else {
+        mib(seen)
+    };
+    let way = match (args.raw, args.input) {
+        (false, InputFormat::Text) => format!(
+            "capture extracts facts from at most {} of text at a time: split it and capture \
+             each part (--file PART), or store it unread with --raw (at most {} a record; \
+             --raw --input jsonl takes one record per line)",
+            mib(capture::MAX_EXTRACT_BYTES),
+            mib(capture::MAX_RECORD_BYTES)
+        ),
+        (true, InputFormat::Text) => format!(
+            "one record holds at most {}: split the text into parts and capture each \
+             (--raw --file PART), or one record per line with --raw --input jsonl",
+            mib(capture::MAX_RECORD_BYTES)
+        ),
+        _ => format!(
+            "capture reads at most {} of --input {} at once: split the file and capture \
+             each part with --file",
+            mib(limit),
+            if args.input == InputFormat::Chat {
+                "chat"
+            } else {
+                "jsonl"
+            }
+        ),
+    };
+    Error::Input(format!("the input is {over}; {way}; nothing was captured"))
 }
 
 /// Capture with extraction: the rule engine, or the configured LLM.
@@ -201,6 +284,17 @@ fn run_extracting(
             .into());
         }
     };
+    let said: usize = texts.iter().map(String::len).sum();
+    if said as u64 > capture::MAX_EXTRACT_BYTES {
+        return Err(Error::Input(format!(
+            "the chat's user messages hold {} KiB; capture extracts facts from at most {} KiB \
+             at a time: split the chat and capture each part (--file PART), or keep every \
+             message as said with --raw; nothing was captured",
+            said / 1024,
+            capture::MAX_EXTRACT_BYTES / 1024
+        ))
+        .into());
+    }
     if texts.iter().all(|t| t.trim().is_empty()) {
         return Err(Error::Input("nothing to capture: the input is empty".into()).into());
     }

@@ -19,6 +19,7 @@ pub struct Context {
     /// `--commit`: commit the changes even without `git.auto_commit`.
     pub commit: bool,
     changes: RefCell<Vec<PendingCommit>>,
+    vault_used: RefCell<Option<(PathBuf, vault::Found)>>,
 }
 
 /// What one command changed in the vault, for its git commit.
@@ -95,6 +96,7 @@ impl Context {
             out,
             commit,
             changes: RefCell::new(Vec::new()),
+            vault_used: RefCell::new(None),
         }
     }
 
@@ -172,16 +174,39 @@ impl Context {
         }
     }
 
+    /// Finds the vault, remembers it for messages and names it with -v.
+    fn locate(&self) -> anyhow::Result<(PathBuf, vault::Found)> {
+        let (root, found) = vault::locate_how(self.vault_flag.as_deref())?;
+        self.out
+            .info(&format!("vault: {} ({})", root.display(), found.as_str()));
+        *self.vault_used.borrow_mut() = Some((root.clone(), found));
+        Ok((root, found))
+    }
+
+    /// The vault this command used and how it was found, once located.
+    pub fn vault_used(&self) -> Option<(PathBuf, vault::Found)> {
+        self.vault_used.borrow().clone()
+    }
+
     /// Opens the vault for reading: it must exist.
     pub fn open_vault(&self) -> anyhow::Result<Vault> {
-        let root = vault::locate(self.vault_flag.as_deref())?;
+        let (root, _) = self.locate()?;
         Ok(Vault::open(root, false)?)
     }
 
-    /// Opens the vault for writing: created when missing.
+    /// Opens the vault for writing: created when missing. Creating the
+    /// default vault is said on stderr, since nothing named it.
     pub fn open_vault_for_write(&self) -> anyhow::Result<Vault> {
-        let root = vault::locate(self.vault_flag.as_deref())?;
-        Ok(Vault::open(root, true)?)
+        let (root, found) = self.locate()?;
+        let new = !root.join(".engram").is_dir();
+        let vault = Vault::open(root, true)?;
+        if new && found == vault::Found::Default && !self.out.quiet {
+            eprintln!(
+                "engram: created the default vault at {} (--vault DIR or ENGRAM_VAULT picks another)",
+                vault.root().display()
+            );
+        }
+        Ok(vault)
     }
 
     /// Opens the vault and brings its index up to date (for read commands);

@@ -52,9 +52,25 @@ pub fn main() -> ExitCode {
             code
         }
         Err(e) => {
-            ctx.out.error(&e);
-            ExitCode::from(exit_code(&e))
+            let code = exit_code(&e);
+            ctx.out.error(&with_vault(e, &ctx));
+            ExitCode::from(code)
         }
+    }
+}
+
+/// A "no such record" error names the vault that was searched, since it may
+/// not be the one the user had in mind (the default vault, outside any other).
+fn with_vault(e: anyhow::Error, ctx: &Context) -> anyhow::Error {
+    let searched = matches!(
+        e.downcast_ref::<Error>(),
+        Some(Error::NotFound(_) | Error::Ambiguous { .. })
+    );
+    match ctx.vault_used() {
+        Some((root, found)) if searched => {
+            anyhow::anyhow!("{e} (searched {}, {})", root.display(), found.as_str())
+        }
+        _ => e,
     }
 }
 

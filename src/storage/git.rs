@@ -21,6 +21,30 @@ pub const TRAILER_SESSION: &str = "Engram-Session";
 /// Longest first line of a commit message, in characters.
 const SUBJECT_MAX: usize = 72;
 
+/// Who commits when git has no identity configured.
+const FALLBACK_IDENTITY: [(&str, &str); 4] = [
+    ("GIT_AUTHOR_NAME", "engram"),
+    ("GIT_AUTHOR_EMAIL", "engram@localhost"),
+    ("GIT_COMMITTER_NAME", "engram"),
+    ("GIT_COMMITTER_EMAIL", "engram@localhost"),
+];
+
+/// The line of git's error output that says what went wrong: the last
+/// `fatal:` or `error:` line, else the last line (git's hints are left out).
+fn telling_line(stderr: &str) -> String {
+    let lines: Vec<&str> = stderr
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("fatal:") || l.starts_with("error:"))
+        .or(lines.last())
+        .map_or_else(String::new, |l| l.to_string())
+}
+
 /// A git failure.
 #[derive(Debug, thiserror::Error)]
 pub enum GitError {
@@ -72,7 +96,18 @@ impl Repo {
 
     /// Runs git in the vault folder with literal pathspecs; returns stdout.
     fn git(&self, args: &[&str], stdin: Option<&str>) -> Result<String, GitError> {
+        self.git_with_env(args, stdin, &[])
+    }
+
+    /// [`Repo::git`] with extra environment variables.
+    fn git_with_env(
+        &self,
+        args: &[&str],
+        stdin: Option<&str>,
+        env: &[(&str, &str)],
+    ) -> Result<String, GitError> {
         let mut cmd = Command::new("git");
+        cmd.envs(env.iter().copied());
         cmd.arg("--literal-pathspecs")
             .arg("-C")
             .arg(&self.dir)
@@ -94,7 +129,7 @@ impl Repo {
             return Err(GitError::Failed {
                 args: args.join(" "),
                 dir: self.dir.clone(),
-                stderr: String::from_utf8_lossy(&out.stderr).trim().to_string(),
+                stderr: telling_line(&String::from_utf8_lossy(&out.stderr)),
             });
         }
         Ok(String::from_utf8_lossy(&out.stdout).into_owned())
@@ -153,7 +188,22 @@ impl Repo {
         }
         let mut args = vec!["commit", "--quiet", "--no-edit", "-F", "-", "--only", "--"];
         args.extend(&pathspec);
-        self.git(&args, Some(message))?;
+        // With no identity configured (a fresh machine, CI), git refuses to
+        // commit; engram's own changes are then committed as engram.
+        let env: &[(&str, &str)] = if self.git(&["var", "GIT_COMMITTER_IDENT"], None).is_ok()
+            && self.git(&["var", "GIT_AUTHOR_IDENT"], None).is_ok()
+        {
+            &[]
+        } else {
+            &FALLBACK_IDENTITY
+        };
+        if let Err(e) = self.git_with_env(&args, Some(message), env) {
+            // Leave the index as it was: what engram staged is unstaged again.
+            let mut reset = vec!["reset", "--quiet", "--"];
+            reset.extend(&pathspec);
+            let _ = self.git(&reset, None);
+            return Err(e);
+        }
         Ok(Some(
             self.git(&["rev-parse", "HEAD"], None)?.trim().to_string(),
         ))

@@ -223,6 +223,98 @@ pub struct Fallbacks {
     pub created: Timestamp,
 }
 
+/// The largest frontmatter engram reads, in bytes; a bigger one makes the file
+/// broken (reported, skipped) rather than a cost on every sync.
+pub const MAX_FRONTMATTER_BYTES: usize = 64 * 1024;
+
+/// The deepest nesting of lists and maps that a frontmatter may have.
+pub const MAX_FRONTMATTER_DEPTH: usize = 32;
+
+/// Refuses frontmatter too big or too deeply nested to be a note's properties,
+/// before the YAML parser spends time on it. Depth counts the brackets of flow
+/// lists and maps (a value that starts with `[` or `{`), outside quotes; block
+/// nesting deep enough to matter cannot fit in the size limit.
+fn check_frontmatter_size(frontmatter: &str) -> Result<(), ParseError> {
+    if frontmatter.len() > MAX_FRONTMATTER_BYTES {
+        return Err(ParseError {
+            line: 2,
+            message: format!(
+                "the frontmatter is {} KiB, more than the {} KiB engram reads; move long values into the note's body",
+                frontmatter.len() / 1024,
+                MAX_FRONTMATTER_BYTES / 1024
+            ),
+        });
+    }
+    let too_deep = |line: usize| ParseError {
+        line,
+        message: format!(
+            "the frontmatter nests lists or maps more than {MAX_FRONTMATTER_DEPTH} deep; flatten it"
+        ),
+    };
+    // `opens`: whether a value may start here (line start, after `: ` or a
+    // list's `- `, or inside a flow collection after `[`, `{`, `,`); only there
+    // does a bracket open a collection, a quote a quoted value, `|` or `>` a
+    // block of text (whose more indented lines are text, not structure).
+    let (mut depth, mut quote, mut opens) = (0usize, None::<char>, true);
+    let mut text_block_at: Option<usize> = None;
+    for (i, line_text) in frontmatter.lines().enumerate() {
+        let indent = line_text.len() - line_text.trim_start_matches(' ').len();
+        if let Some(at) = text_block_at {
+            if line_text.trim().is_empty() || indent > at {
+                continue;
+            }
+            text_block_at = None;
+        }
+        if quote.is_none() && depth == 0 {
+            opens = true;
+        }
+        let mut blank_so_far = true;
+        let mut escaped = false;
+        let mut chars = line_text.chars().peekable();
+        while let Some(c) = chars.next() {
+            let spaced = chars.peek().is_none_or(|n| n.is_whitespace());
+            match (quote, c) {
+                (Some('"'), _) if escaped => escaped = false,
+                (Some('"'), '\\') => escaped = true,
+                // `''` inside single quotes is a quote, not the end.
+                (Some('\''), '\'') if chars.peek() == Some(&'\'') => {
+                    chars.next();
+                }
+                (Some(q), c) if c == q => {
+                    quote = None;
+                    opens = false;
+                }
+                (Some(_), _) => {}
+                (None, ' ' | '\t') => continue,
+                (None, '#') if opens && depth == 0 => break,
+                (None, '"' | '\'') if opens => quote = Some(c),
+                (None, '|' | '>') if opens && depth == 0 => {
+                    text_block_at = Some(indent);
+                    break;
+                }
+                (None, '[' | '{') if opens || depth > 0 => {
+                    depth += 1;
+                    if depth > MAX_FRONTMATTER_DEPTH {
+                        return Err(too_deep(i + 2));
+                    }
+                    opens = true;
+                }
+                (None, ']' | '}') if depth > 0 => {
+                    depth -= 1;
+                    opens = false;
+                }
+                (None, c) => {
+                    opens = (c == ':' && (spaced || depth > 0))
+                        || (c == '-' && spaced && (blank_so_far || opens))
+                        || (c == ',' && depth > 0);
+                }
+            }
+            blank_so_far = false;
+        }
+    }
+    Ok(())
+}
+
 impl Record {
     /// A new record with the given identity and content and no optional fields.
     pub fn new(id: String, kind: Kind, created: Timestamp, content: &str) -> Record {
@@ -336,6 +428,7 @@ impl Record {
         let Some(frontmatter) = frontmatter else {
             return Ok(record);
         };
+        check_frontmatter_size(frontmatter)?;
         let value: Value = if frontmatter.trim().is_empty() {
             Value::Mapping(Mapping::new())
         } else {
@@ -351,6 +444,8 @@ impl Record {
                 }
             })?
         };
+        let mut value = value;
+        unicode_breaks_to_newlines(&mut value);
         let mapping = match value {
             Value::Mapping(m) => m,
             Value::Null => Mapping::new(),
@@ -504,7 +599,7 @@ impl Record {
         // A person's own `status: draft` stays until engram gives the record a
         // status of its own (superseded, invalidated, archived).
         if self.status != Status::Active {
-            extra.remove("status");
+            extra.shift_remove("status");
         } else if extra.contains_key("status") {
             known.remove("status");
         }
@@ -514,7 +609,7 @@ impl Record {
         for key in &self.key_order {
             if let Some(value) = known.remove(key.as_str()) {
                 mapping.insert(Value::String(key.clone()), value);
-            } else if let Some(value) = extra.remove(key.as_str()) {
+            } else if let Some(value) = extra.shift_remove(key.as_str()) {
                 mapping.insert(Value::String(key.clone()), value);
             }
         }
@@ -526,10 +621,15 @@ impl Record {
         for (key, value) in extra {
             mapping.insert(key, value);
         }
-        let yaml = serde_yaml::to_string(&Value::Mapping(mapping)).expect("a mapping renders");
+        let mut mapping = Value::Mapping(mapping);
+        unicode_breaks_to_newlines(&mut mapping);
+        let yaml = serde_yaml::to_string(&mapping).expect("a mapping renders");
         let mut out = String::with_capacity(yaml.len() + self.body.len() + 8);
         out.push_str("---\n");
         out.push_str(&yaml);
+        if !yaml.ends_with('\n') {
+            out.push('\n');
+        }
         out.push_str("---\n");
         out.push_str(&self.body);
         out
@@ -585,10 +685,10 @@ impl Record {
         if let Some(v) = self.turn {
             m.insert("turn", Value::Number(v.into()));
         }
-        // A hand note without status says nothing; only write it once it matters.
-        if self.status != Status::Active || self.has_key("status") || self.id_in_file {
-            m.insert("status", s(self.status.as_str()));
-        }
+        // Written with the id, which every rendered record gets: a hand note
+        // that engram rewrites gets both at once, so the next rewrite adds
+        // nothing (a render of a parsed render is the same text).
+        m.insert("status", s(self.status.as_str()));
         if !self.sources.is_empty() || self.has_key("sources") {
             m.insert(
                 "sources",
@@ -627,6 +727,29 @@ fn round3(v: f64) -> f64 {
 }
 
 /// Splits text into (frontmatter, body). No frontmatter: `(None, whole text)`.
+const UNICODE_BREAKS: [char; 2] = ['\u{2028}', '\u{2029}'];
+
+/// `text` with U+2028 and U+2029 as newlines: what a frontmatter value holds
+/// once written (see [`Record::render`]).
+pub fn plain_breaks(text: &str) -> String {
+    text.replace(UNICODE_BREAKS, "\n")
+}
+
+/// Writes U+2028 and U+2029 (line and paragraph separators) in frontmatter
+/// strings as newlines: YAML counts them as line breaks, and left as they are
+/// they can end a block value on the closing `---` line.
+fn unicode_breaks_to_newlines(value: &mut Value) {
+    match value {
+        Value::String(s) if s.contains(UNICODE_BREAKS) => *s = plain_breaks(s),
+        Value::Sequence(items) => items.iter_mut().for_each(unicode_breaks_to_newlines),
+        Value::Mapping(map) => map
+            .iter_mut()
+            .for_each(|(_, v)| unicode_breaks_to_newlines(v)),
+        Value::Tagged(tagged) => unicode_breaks_to_newlines(&mut tagged.value),
+        _ => {}
+    }
+}
+
 fn split_frontmatter(text: &str) -> Result<(Option<&str>, &str), ParseError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let Some(rest) = text
@@ -702,6 +825,44 @@ fn list_field(value: &Value, key: &str) -> Result<Vec<String>, String> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn huge_or_deep_frontmatter_is_a_broken_file_found_fast() {
+        let fallbacks = Fallbacks {
+            id: "x".into(),
+            kind: Kind::Semantic,
+            created: crate::clock::parse_time("2026-11-20").unwrap(),
+        };
+        for (levels, why) in [(50_000, "KiB"), (20_000, "nests")] {
+            let deep = format!(
+                "---\na: {}{}\n---\nbody\n",
+                "[".repeat(levels),
+                "]".repeat(levels)
+            );
+            let start = std::time::Instant::now();
+            let e = Record::parse(&deep, &fallbacks).unwrap_err();
+            assert!(e.message.contains(why), "{levels}: {}", e.message);
+            assert!(start.elapsed().as_secs() < 1, "{:?}", start.elapsed());
+        }
+        let maps = format!("---\na: {}1{}\n---\n", "{a: ".repeat(40), "}".repeat(40));
+        assert!(
+            Record::parse(&maps, &fallbacks)
+                .unwrap_err()
+                .message
+                .contains("nests")
+        );
+        let big = format!("---\nnote: \"{}\"\n---\n", "x".repeat(100_000));
+        assert!(
+            Record::parse(&big, &fallbacks)
+                .unwrap_err()
+                .message
+                .contains("KiB")
+        );
+        // Quotes, apostrophes and a few brackets are ordinary properties.
+        let fine =
+            "---\ntitle: Don't [stop]\ntags: [a, \"[b\"]\nx: {a: [1, [2, [3]]]}\n---\nbody\n";
+        assert!(Record::parse(fine, &fallbacks).is_ok());
+    }
+
     use super::*;
 
     fn fallbacks() -> Fallbacks {

@@ -65,22 +65,50 @@ pub struct VaultLock {
     _file: File,
 }
 
-/// Where the vault comes from, in the order the SPEC gives.
+/// How the vault was found, for messages that say which vault a command used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Found {
+    Flag,
+    Env,
+    /// The nearest folder at or above the working directory with `.engram/`.
+    Above,
+    /// The per-user default vault.
+    Default,
+}
+
+impl Found {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Found::Flag => "from --vault",
+            Found::Env => "from ENGRAM_VAULT",
+            Found::Above => "found at or above the working directory",
+            Found::Default => "the default vault",
+        }
+    }
+}
+
+/// Where the vault comes from: `--vault`, then `ENGRAM_VAULT`, then the nearest
+/// folder with `.engram/` at or above the working directory, then the default.
 pub fn locate(explicit: Option<&Path>) -> Result<PathBuf> {
+    locate_how(explicit).map(|(path, _)| path)
+}
+
+/// [`locate`], saying how the vault was found.
+pub fn locate_how(explicit: Option<&Path>) -> Result<(PathBuf, Found)> {
     if let Some(dir) = explicit {
-        return Ok(absolute(dir));
+        return Ok((absolute(dir), Found::Flag));
     }
     if let Some(dir) = std::env::var_os("ENGRAM_VAULT").filter(|v| !v.is_empty()) {
-        return Ok(absolute(Path::new(&dir)));
+        return Ok((absolute(Path::new(&dir)), Found::Env));
     }
     if let Ok(cwd) = std::env::current_dir() {
         for dir in cwd.ancestors() {
             if dir.join(".engram").is_dir() {
-                return Ok(dir.to_path_buf());
+                return Ok((dir.to_path_buf(), Found::Above));
             }
         }
     }
-    default_vault_dir()
+    Ok((default_vault_dir()?, Found::Default))
 }
 
 /// The per-user default vault: `$XDG_DATA_HOME/engram/vault`, else

@@ -10,7 +10,17 @@ use chrono::Duration;
 
 use crate::clock::{Timestamp, parse_time};
 use crate::error::{Error, Result};
-use crate::storage::record::{Kind, Record};
+use crate::storage::record::{Kind, Record, plain_breaks};
+
+/// The most text one record holds, in bytes: a raw capture's text, or a JSONL
+/// line's or chat message's content.
+pub const MAX_RECORD_BYTES: u64 = 1024 * 1024;
+
+/// The most text capture reads for facts at once (the rules read every clause).
+pub const MAX_EXTRACT_BYTES: u64 = 1024 * 1024;
+
+/// The most `--input jsonl` or `--input chat` read at once.
+pub const MAX_BULK_INPUT_BYTES: u64 = 256 * 1024 * 1024;
 
 /// One thing to remember, before it becomes a record.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -52,6 +62,14 @@ pub fn parse_jsonl(text: &str) -> Result<Vec<CaptureItem>> {
             continue;
         }
         let n = i + 1;
+        if line.len() as u64 > MAX_RECORD_BYTES + 64 * 1024 {
+            return Err(Error::Input(format!(
+                "line {n} of the JSONL input is {} KiB; a record holds at most {} KiB of \
+                 content: split it; nothing was captured",
+                line.len() / 1024,
+                MAX_RECORD_BYTES / 1024
+            )));
+        }
         let value: serde_json::Value = serde_json::from_str(line).map_err(|e| {
             Error::Input(format!(
                 "line {n} of the JSONL input is not JSON: {e}; nothing was captured"
@@ -78,13 +96,22 @@ fn item_from_json(value: &serde_json::Value) -> std::result::Result<CaptureItem,
     let string = |key: &str| -> std::result::Result<Option<String>, String> {
         match obj.get(key) {
             None | Some(serde_json::Value::Null) => Ok(None),
-            Some(serde_json::Value::String(s)) => Ok(Some(s.clone())),
+            // As a frontmatter value holds it once written.
+            Some(serde_json::Value::String(s)) => Ok(Some(plain_breaks(s))),
             Some(_) => Err(format!("`{key}` must be a string")),
         }
     };
     let content = string("content")?
+        .map(|c| without_controls(&c).0)
         .filter(|c| !c.trim().is_empty())
         .ok_or("`content` is missing or empty")?;
+    if content.len() as u64 > MAX_RECORD_BYTES {
+        return Err(format!(
+            "`content` is {} KiB; a record holds at most {} KiB: split it",
+            content.len() / 1024,
+            MAX_RECORD_BYTES / 1024
+        ));
+    }
     let kind = string("kind")?.map(|k| k.parse::<Kind>()).transpose()?;
     let importance = match obj.get("importance") {
         None | Some(serde_json::Value::Null) => None,
@@ -97,15 +124,19 @@ fn item_from_json(value: &serde_json::Value) -> std::result::Result<CaptureItem,
     let created = string("created")?.map(|t| parse_time(&t)).transpose()?;
     let tags = match obj.get("tags") {
         None | Some(serde_json::Value::Null) => Vec::new(),
-        Some(serde_json::Value::Array(a)) => a
-            .iter()
-            .map(|t| {
-                t.as_str()
-                    .map(str::to_string)
-                    .ok_or("`tags` must be a list of strings")
-            })
-            .collect::<std::result::Result<_, _>>()?,
-        Some(serde_json::Value::String(s)) => split_tags(s),
+        Some(serde_json::Value::Array(a)) => {
+            let tags = a
+                .iter()
+                .map(|t| {
+                    t.as_str()
+                        .map(plain_breaks)
+                        .ok_or("`tags` must be a list of strings")
+                })
+                .collect::<std::result::Result<Vec<_>, _>>()?;
+            // The same cleaning as `a,b` tags: a list is no different.
+            split_tags(&tags.join(","))
+        }
+        Some(serde_json::Value::String(s)) => split_tags(&plain_breaks(s)),
         Some(_) => return Err("`tags` must be a list of strings".into()),
     };
     let meta = match obj.get("meta") {
@@ -117,7 +148,7 @@ fn item_from_json(value: &serde_json::Value) -> std::result::Result<CaptureItem,
                     serde_json::Value::String(s) => s.clone(),
                     other => other.to_string(),
                 };
-                (k.clone(), v)
+                (plain_breaks(k), plain_breaks(&v))
             })
             .collect(),
         Some(_) => return Err("`meta` must be an object of strings".into()),
@@ -161,6 +192,15 @@ pub fn parse_chat(input: &str, assistant_chars: usize) -> Result<Vec<CaptureItem
             .get("content")
             .and_then(message_text)
             .ok_or_else(|| bad(&format!("message {} has no text content", i + 1)))?;
+        let content = without_controls(&content).0;
+        if content.len() as u64 > MAX_RECORD_BYTES {
+            return Err(bad(&format!(
+                "message {} is {} KiB; a record holds at most {} KiB: split it",
+                i + 1,
+                content.len() / 1024,
+                MAX_RECORD_BYTES / 1024
+            )));
+        }
         let content = match role {
             "user" => content.trim().to_string(),
             "assistant" => content.trim().chars().take(assistant_chars).collect(),
@@ -200,6 +240,18 @@ fn message_text(content: &serde_json::Value) -> Option<String> {
         }
         _ => None,
     }
+}
+
+/// The text without NUL and the other control characters but tab, newline and
+/// carriage return (they make git treat a file as binary and mean nothing in a
+/// note), and how many were removed.
+pub fn without_controls(text: &str) -> (String, usize) {
+    let keep = |c: &char| !c.is_control() || matches!(c, '\t' | '\n' | '\r');
+    let removed = text.chars().filter(|c| !keep(c)).count();
+    if removed == 0 {
+        return (text.to_string(), 0);
+    }
+    (text.chars().filter(keep).collect(), removed)
 }
 
 /// The text without a leading UTF-8 byte-order mark (Windows editors write one).

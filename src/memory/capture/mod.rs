@@ -21,7 +21,8 @@ pub mod route;
 pub mod tick;
 
 pub use input::{
-    CaptureDefaults, CaptureItem, build_record, parse_chat, parse_jsonl, split_tags, without_bom,
+    CaptureDefaults, CaptureItem, MAX_BULK_INPUT_BYTES, MAX_EXTRACT_BYTES, MAX_RECORD_BYTES,
+    build_record, parse_chat, parse_jsonl, split_tags, without_bom, without_controls,
 };
 pub use raw::capture_raw;
 
