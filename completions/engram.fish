@@ -61,14 +61,14 @@ complete -c engram -n "__fish_engram_using_subcommand capture" -l file -d 'Read 
 complete -c engram -n "__fish_engram_using_subcommand capture" -l input -d 'How to read the input' -r -f -a "text\t'Prose'
 chat\t'A JSON array of {role, content} messages (the OpenAI shape)'
 jsonl\t'One JSON record per line: {"content", "kind"?, "subject"?, ...}'"
-complete -c engram -n "__fish_engram_using_subcommand capture" -l user -r
-complete -c engram -n "__fish_engram_using_subcommand capture" -l agent -r
-complete -c engram -n "__fish_engram_using_subcommand capture" -l session -r
+complete -c engram -n "__fish_engram_using_subcommand capture" -l user -d 'Whose memory this is: records get `user: NAME`, and recall, consolidate and prune keep one user\'s records apart from another\'s' -r
+complete -c engram -n "__fish_engram_using_subcommand capture" -l agent -d 'The agent that captures: records get `agent: NAME` (recall --agent filters on it)' -r
+complete -c engram -n "__fish_engram_using_subcommand capture" -l session -d 'The conversation this comes from: working memory is kept per session, and consolidate turns a session\'s episodes into facts' -r
 complete -c engram -n "__fish_engram_using_subcommand capture" -l kind -d 'The tier to write to (raw capture: episodic unless told)' -r -f -a "working\t''
 episodic\t''
 semantic\t''
 procedural\t''"
-complete -c engram -n "__fish_engram_using_subcommand capture" -l subject -r
+complete -c engram -n "__fish_engram_using_subcommand capture" -l subject -d 'Who or what the records are about (default: the user, or the person a sentence names)' -r
 complete -c engram -n "__fish_engram_using_subcommand capture" -l importance -d '0 to 1' -r
 complete -c engram -n "__fish_engram_using_subcommand capture" -l tags -d 'Comma-separated tags' -r
 complete -c engram -n "__fish_engram_using_subcommand capture" -l ttl -d 'Expire after this long (30d, 12h, 2w)' -r
@@ -87,14 +87,14 @@ complete -c engram -n "__fish_engram_using_subcommand remember" -l file -d 'Read
 complete -c engram -n "__fish_engram_using_subcommand remember" -l input -d 'How to read the input' -r -f -a "text\t'Prose'
 chat\t'A JSON array of {role, content} messages (the OpenAI shape)'
 jsonl\t'One JSON record per line: {"content", "kind"?, "subject"?, ...}'"
-complete -c engram -n "__fish_engram_using_subcommand remember" -l user -r
-complete -c engram -n "__fish_engram_using_subcommand remember" -l agent -r
-complete -c engram -n "__fish_engram_using_subcommand remember" -l session -r
+complete -c engram -n "__fish_engram_using_subcommand remember" -l user -d 'Whose memory this is: records get `user: NAME`, and recall, consolidate and prune keep one user\'s records apart from another\'s' -r
+complete -c engram -n "__fish_engram_using_subcommand remember" -l agent -d 'The agent that captures: records get `agent: NAME` (recall --agent filters on it)' -r
+complete -c engram -n "__fish_engram_using_subcommand remember" -l session -d 'The conversation this comes from: working memory is kept per session, and consolidate turns a session\'s episodes into facts' -r
 complete -c engram -n "__fish_engram_using_subcommand remember" -l kind -d 'The tier to write to (raw capture: episodic unless told)' -r -f -a "working\t''
 episodic\t''
 semantic\t''
 procedural\t''"
-complete -c engram -n "__fish_engram_using_subcommand remember" -l subject -r
+complete -c engram -n "__fish_engram_using_subcommand remember" -l subject -d 'Who or what the records are about (default: the user, or the person a sentence names)' -r
 complete -c engram -n "__fish_engram_using_subcommand remember" -l importance -d '0 to 1' -r
 complete -c engram -n "__fish_engram_using_subcommand remember" -l tags -d 'Comma-separated tags' -r
 complete -c engram -n "__fish_engram_using_subcommand remember" -l ttl -d 'Expire after this long (30d, 12h, 2w)' -r
@@ -123,7 +123,7 @@ complete -c engram -n "__fish_engram_using_subcommand recall" -l tag -d 'Only re
 complete -c engram -n "__fish_engram_using_subcommand recall" -l since -d 'Created at or after TIME (RFC 3339, a date, or a duration ago like 7d)' -r
 complete -c engram -n "__fish_engram_using_subcommand recall" -l until -d 'Created at or before TIME' -r
 complete -c engram -n "__fish_engram_using_subcommand recall" -l as-of -d 'What was valid at TIME (includes values superseded since)' -r
-complete -c engram -n "__fish_engram_using_subcommand recall" -l mode -d 'Retrievers to use (default hybrid: BM25 alone until an embedder is set)' -r -f -a "hybrid\t''
+complete -c engram -n "__fish_engram_using_subcommand recall" -l mode -d 'Retrievers to use (default hybrid: BM25 and vectors from the built-in embedder, or the configured one; BM25 alone when `embedder.provider` is `none`)' -r -f -a "hybrid\t''
 bm25\t''
 vector\t''"
 complete -c engram -n "__fish_engram_using_subcommand recall" -l format -d 'Output form (--json is the same as --format json)' -r -f -a "text\t''

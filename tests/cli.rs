@@ -17,6 +17,8 @@ mod conversation;
 mod embeddings;
 #[path = "cli/exit_codes.rs"]
 mod exit_codes;
+#[path = "cli/faults.rs"]
+mod faults;
 #[path = "cli/git.rs"]
 mod git;
 #[path = "cli/hand_edits.rs"]

@@ -1,6 +1,7 @@
 //! The crash test: engram processes killed (SIGKILL) at random moments while
 //! they capture (text, raw, JSONL, chat), reindex, consolidate and prune. After
-//! every kill the very next command must work without `reindex`, no temporary
+//! every kill the very next command, and a retry of the killed one, must work
+//! without `reindex`, no temporary
 //! file may be left among the records and every record file must parse; at
 //! the end every capture that exited 0 (acknowledged) must still be in a file,
 //! and `doctor` must find nothing wrong after a sync.
@@ -214,27 +215,36 @@ fn killed_commands_lose_nothing_and_leave_the_vault_usable() {
     };
     let mut acknowledged: Vec<String> = Vec::new();
     // How long each command takes when left alone: kills land within that.
+    // Commands slow down as the vault grows, so this is measured again every
+    // few kills.
     let mut typical: BTreeMap<Op, Duration> = BTreeMap::new();
-    for (n, op) in OPS.iter().enumerate() {
-        let (cmd, tokens) = run.command(*op, 1_000_000 + n as u64);
-        let start = Instant::now();
-        let out = output(cmd);
-        assert!(
-            out.status.success(),
-            "{op:?} failed unkilled: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        typical.insert(*op, start.elapsed());
-        acknowledged.extend(tokens);
-    }
+    let mut measure =
+        |typical: &mut BTreeMap<Op, Duration>, acknowledged: &mut Vec<String>, n: u64| {
+            for (i, op) in OPS.iter().enumerate() {
+                let (cmd, tokens) = run.command(*op, n * 100 + i as u64);
+                let start = Instant::now();
+                let out = output(cmd);
+                assert!(
+                    out.status.success(),
+                    "{op:?} failed unkilled: {}",
+                    String::from_utf8_lossy(&out.stderr)
+                );
+                typical.insert(*op, start.elapsed());
+                acknowledged.extend(tokens);
+            }
+        };
+    measure(&mut typical, &mut acknowledged, 1_000_000);
     let mut killed = 0;
     let mut finished = 0;
     let mut n = 0;
     while killed < kills {
         n += 1;
+        if n % 25 == 0 {
+            measure(&mut typical, &mut acknowledged, 1_000_000 + n);
+        }
         let op = OPS[rng.below(OPS.len() as u64) as usize];
         let (mut cmd, tokens) = run.command(op, n);
-        let window = typical[&op].as_micros() as u64 * 6 / 5;
+        let window = typical[&op].as_micros() as u64 * 13 / 10;
         let delay = Duration::from_micros(rng.below(window));
         let mut child = cmd.spawn().unwrap();
         std::thread::sleep(delay);
@@ -262,6 +272,18 @@ fn killed_commands_lose_nothing_and_leave_the_vault_usable() {
             String::from_utf8_lossy(&out.stderr)
         );
         check_files(&run.vault, &after);
+        // The user retries what was killed: it must work as it did before.
+        if !status.success() {
+            let (retry, tokens) = run.command(op, n);
+            let out = output(retry);
+            assert!(
+                out.status.success(),
+                "{after}: retrying it failed: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            acknowledged.extend(tokens);
+            check_files(&run.vault, &format!("{after}, retried"));
+        }
     }
     println!("crash test: {killed} killed, {finished} finished before their kill");
     let mut text = String::new();

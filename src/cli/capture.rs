@@ -226,7 +226,13 @@ fn read_capped(reader: impl Read, args: &CaptureArgs, what: &str) -> Result<Stri
 /// The error for input over its limit, naming the limit and the way around it.
 fn too_big(args: &CaptureArgs, seen: u64) -> Error {
     let limit = input_limit(args);
-    let mib = |n: u64| format!("{:.0} MiB", n as f64 / (1024.0 * 1024.0));
+    let mib = |n: u64| {
+        if n >= 1024 * 1024 {
+            format!("{:.0} MiB", n as f64 / (1024.0 * 1024.0))
+        } else {
+            format!("{} KiB", n / 1024)
+        }
+    };
     let over = if seen > limit {
         format!("more than {}", mib(limit))
     } else {

@@ -432,6 +432,22 @@ impl Store {
     /// Applies changes to the index, vectors and state. The caller holds the lock
     /// and has already written the files. Returns the number of records embedded
     /// and any warnings (an embedder failure costs vectors, never records).
+    /// [`Store::apply`] for changes whose files are already written: the files
+    /// are the truth, so an index that cannot take them (its folder deleted
+    /// meanwhile, a full disk) is a warning, not a failure that would make the
+    /// caller capture the same records again. The next command's sync indexes
+    /// them, since the saved state does not list them.
+    pub fn apply_after_write(&mut self, changes: Vec<Change>) -> Vec<String> {
+        let written = changes.len();
+        match self.apply(changes, false) {
+            Ok((_, warnings)) => warnings,
+            Err(e) => vec![format!(
+                "the {written} file(s) are written, but the index could not take them ({e}); \
+                 the next engram command indexes them, nothing needs capturing again"
+            )],
+        }
+    }
+
     pub fn apply(
         &mut self,
         changes: Vec<Change>,
@@ -701,4 +717,45 @@ fn wipe_derived(vault: &Vault) -> Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::storage::record::Kind;
+
+    #[test]
+    fn an_index_gone_after_the_files_are_written_is_a_warning() {
+        let dir = tempfile::tempdir().unwrap();
+        let vault = Vault::open(dir.path().to_path_buf(), true).unwrap();
+        let mut store = Store::open(vault, None).unwrap();
+        let record = Record::new(
+            "01jdq3k8v6w2m4x9t5r7c1b0ze".into(),
+            Kind::Episodic,
+            crate::clock::parse_time("2026-11-20").unwrap(),
+            "written before the index went away",
+        );
+        let (rel, stamp) = store
+            .vault()
+            .write_new("episodic/written.md", &record.render())
+            .unwrap();
+        // `.engram/` deleted by hand while a bulk capture runs.
+        std::fs::remove_dir_all(store.vault().engram_dir()).unwrap();
+        let warnings = store.apply_after_write(vec![Change::Upsert {
+            rel: rel.clone(),
+            record: Box::new(record),
+            stamp,
+        }]);
+        assert!(
+            warnings
+                .iter()
+                .any(|w| w.contains("nothing needs capturing again")),
+            "{warnings:?}"
+        );
+        // The next command finds the file and indexes it.
+        let vault = Vault::open(dir.path().to_path_buf(), false).unwrap();
+        let mut store = Store::open(vault, None).unwrap();
+        let report = store.sync().unwrap();
+        assert_eq!(report.added, vec![rel]);
+    }
 }

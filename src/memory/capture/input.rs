@@ -16,8 +16,10 @@ use crate::storage::record::{Kind, Record, plain_breaks};
 /// line's or chat message's content.
 pub const MAX_RECORD_BYTES: u64 = 1024 * 1024;
 
-/// The most text capture reads for facts at once (the rules read every clause).
-pub const MAX_EXTRACT_BYTES: u64 = 1024 * 1024;
+/// The most text capture reads for facts at once: the rules read every clause
+/// and reconcile each fact, about 4 KiB a second of conversation (64 KiB is a
+/// long chat session; a longer one is captured in parts).
+pub const MAX_EXTRACT_BYTES: u64 = 64 * 1024;
 
 /// The most `--input jsonl` or `--input chat` read at once.
 pub const MAX_BULK_INPUT_BYTES: u64 = 256 * 1024 * 1024;

@@ -69,7 +69,7 @@ pub fn capture_raw(
             }
         }
     }
-    let (_, warnings) = store.apply(changes, false)?;
+    let warnings = store.apply_after_write(changes);
     match first_error {
         Some(e) => Err(e),
         None => Ok((mutations, warnings)),
