@@ -136,7 +136,7 @@ Register-ArgumentCompleter -Native -CommandName 'engram' -ScriptBlock {
             [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Created at or after TIME (RFC 3339, a date, or a duration ago like 7d)')
             [CompletionResult]::new('--until', '--until', [CompletionResultType]::ParameterName, 'Created at or before TIME')
             [CompletionResult]::new('--as-of', '--as-of', [CompletionResultType]::ParameterName, 'What was valid at TIME (includes values superseded since)')
-            [CompletionResult]::new('--mode', '--mode', [CompletionResultType]::ParameterName, 'Retrievers to use (default hybrid: BM25 and vectors from the built-in embedder, or the configured one; BM25 alone when `embedder.provider` is `none`)')
+            [CompletionResult]::new('--mode', '--mode', [CompletionResultType]::ParameterName, 'Retrievers to use (default hybrid: BM25 plus vectors from the built-in embedder or the configured one; `embedder.provider: none` turns vectors off)')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output form (--json is the same as --format json)')
             [CompletionResult]::new('--vault', '--vault', [CompletionResultType]::ParameterName, 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)')
             [CompletionResult]::new('--include-superseded', '--include-superseded', [CompletionResultType]::ParameterName, 'Also superseded, invalidated, archived and expired records')

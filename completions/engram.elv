@@ -129,7 +129,7 @@ set edit:completion:arg-completer[engram] = {|@words|
             cand --since 'Created at or after TIME (RFC 3339, a date, or a duration ago like 7d)'
             cand --until 'Created at or before TIME'
             cand --as-of 'What was valid at TIME (includes values superseded since)'
-            cand --mode 'Retrievers to use (default hybrid: BM25 and vectors from the built-in embedder, or the configured one; BM25 alone when `embedder.provider` is `none`)'
+            cand --mode 'Retrievers to use (default hybrid: BM25 plus vectors from the built-in embedder or the configured one; `embedder.provider: none` turns vectors off)'
             cand --format 'Output form (--json is the same as --format json)'
             cand --vault 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)'
             cand --include-superseded 'Also superseded, invalidated, archived and expired records'

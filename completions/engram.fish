@@ -123,7 +123,7 @@ complete -c engram -n "__fish_engram_using_subcommand recall" -l tag -d 'Only re
 complete -c engram -n "__fish_engram_using_subcommand recall" -l since -d 'Created at or after TIME (RFC 3339, a date, or a duration ago like 7d)' -r
 complete -c engram -n "__fish_engram_using_subcommand recall" -l until -d 'Created at or before TIME' -r
 complete -c engram -n "__fish_engram_using_subcommand recall" -l as-of -d 'What was valid at TIME (includes values superseded since)' -r
-complete -c engram -n "__fish_engram_using_subcommand recall" -l mode -d 'Retrievers to use (default hybrid: BM25 and vectors from the built-in embedder, or the configured one; BM25 alone when `embedder.provider` is `none`)' -r -f -a "hybrid\t''
+complete -c engram -n "__fish_engram_using_subcommand recall" -l mode -d 'Retrievers to use (default hybrid: BM25 plus vectors from the built-in embedder or the configured one; `embedder.provider: none` turns vectors off)' -r -f -a "hybrid\t''
 bm25\t''
 vector\t''"
 complete -c engram -n "__fish_engram_using_subcommand recall" -l format -d 'Output form (--json is the same as --format json)' -r -f -a "text\t''

@@ -269,9 +269,9 @@ pub struct RecallArgs {
     pub k: Option<usize>,
     #[command(flatten)]
     pub filter: FilterArgs,
-    /// Retrievers to use (default hybrid: BM25 and vectors from the built-in
-    /// embedder, or the configured one; BM25 alone when `embedder.provider` is
-    /// `none`).
+    /// Retrievers to use (default hybrid: BM25 plus vectors from the built-in
+    /// embedder or the configured one; `embedder.provider: none` turns vectors
+    /// off).
     #[arg(long, value_enum)]
     pub mode: Option<ModeArg>,
     /// Output form (--json is the same as --format json).

@@ -174,7 +174,11 @@ fn temporary_files_of_a_killed_write_are_gone_after_the_next_write() {
     for file in env.all_files() {
         let name = file.file_name().unwrap().to_string_lossy().into_owned();
         let inside_engram = file.starts_with(env.path(".engram"));
-        assert!(inside_engram || !name.contains("tmp"), "{}", file.display());
+        assert!(
+            inside_engram || !name.starts_with(".engram-tmp"),
+            "{}",
+            file.display()
+        );
     }
 }
 
