@@ -127,6 +127,19 @@ impl Store {
                 wipe_derived(&vault)?;
                 TextIndex::open(&vault.index_dir())?
             }
+            Err(Error::Io { source, .. })
+                if matches!(
+                    source.kind(),
+                    std::io::ErrorKind::PermissionDenied | std::io::ErrorKind::ReadOnlyFilesystem
+                ) =>
+            {
+                return Err(Error::VaultNotFound {
+                    path: vault.root().to_path_buf(),
+                    reason: "it has no index yet and this user may not write to it; run \
+                             `engram reindex` there once as its owner"
+                        .into(),
+                });
+            }
             Err(e) => return Err(e),
         };
         let mut store = Store {
