@@ -220,21 +220,20 @@ fn killed_commands_lose_nothing_and_leave_the_vault_usable() {
     // Commands slow down as the vault grows, so this is measured again every
     // few kills.
     let mut typical: BTreeMap<Op, Duration> = BTreeMap::new();
-    let mut measure =
-        |typical: &mut BTreeMap<Op, Duration>, acknowledged: &mut Vec<String>, n: u64| {
-            for (i, op) in OPS.iter().enumerate() {
-                let (cmd, tokens) = run.command(*op, n * 100 + i as u64);
-                let start = Instant::now();
-                let out = output(cmd);
-                assert!(
-                    out.status.success(),
-                    "{op:?} failed unkilled: {}",
-                    String::from_utf8_lossy(&out.stderr)
-                );
-                typical.insert(*op, start.elapsed());
-                acknowledged.extend(tokens);
-            }
-        };
+    let measure = |typical: &mut BTreeMap<Op, Duration>, acknowledged: &mut Vec<String>, n: u64| {
+        for (i, op) in OPS.iter().enumerate() {
+            let (cmd, tokens) = run.command(*op, n * 100 + i as u64);
+            let start = Instant::now();
+            let out = output(cmd);
+            assert!(
+                out.status.success(),
+                "{op:?} failed unkilled: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            typical.insert(*op, start.elapsed());
+            acknowledged.extend(tokens);
+        }
+    };
     measure(&mut typical, &mut acknowledged, 1_000_000);
     let mut killed = 0;
     let mut finished = 0;
