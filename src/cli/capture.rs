@@ -223,38 +223,40 @@ fn read_capped(reader: impl Read, args: &CaptureArgs, what: &str) -> Result<Stri
     })
 }
 
+/// A size as people read it: `64 KiB`, `1 MiB`.
+fn size_text(bytes: u64) -> String {
+    if bytes >= 1024 * 1024 {
+        format!("{:.0} MiB", bytes as f64 / (1024.0 * 1024.0))
+    } else {
+        format!("{} KiB", bytes / 1024)
+    }
+}
+
 /// The error for input over its limit, naming the limit and the way around it.
 fn too_big(args: &CaptureArgs, seen: u64) -> Error {
     let limit = input_limit(args);
-    let mib = |n: u64| {
-        if n >= 1024 * 1024 {
-            format!("{:.0} MiB", n as f64 / (1024.0 * 1024.0))
-        } else {
-            format!("{} KiB", n / 1024)
-        }
-    };
     let over = if seen > limit {
-        format!("more than {}", mib(limit))
+        format!("more than {}", size_text(limit))
     } else {
-        mib(seen)
+        size_text(seen)
     };
     let way = match (args.raw, args.input) {
         (false, InputFormat::Text) => format!(
             "capture extracts facts from at most {} of text at a time: split it and capture \
              each part (--file PART), or store it unread with --raw (at most {} a record; \
              --raw --input jsonl takes one record per line)",
-            mib(capture::MAX_EXTRACT_BYTES),
-            mib(capture::MAX_RECORD_BYTES)
+            size_text(capture::MAX_EXTRACT_BYTES),
+            size_text(capture::MAX_RECORD_BYTES)
         ),
         (true, InputFormat::Text) => format!(
             "one record holds at most {}: split the text into parts and capture each \
              (--raw --file PART), or one record per line with --raw --input jsonl",
-            mib(capture::MAX_RECORD_BYTES)
+            size_text(capture::MAX_RECORD_BYTES)
         ),
         _ => format!(
             "capture reads at most {} of --input {} at once: split the file and capture \
              each part with --file",
-            mib(limit),
+            size_text(limit),
             if args.input == InputFormat::Chat {
                 "chat"
             } else {
@@ -293,11 +295,11 @@ fn run_extracting(
     let said: usize = texts.iter().map(String::len).sum();
     if said as u64 > capture::MAX_EXTRACT_BYTES {
         return Err(Error::Input(format!(
-            "the chat's user messages hold {} KiB; capture extracts facts from at most {} KiB \
+            "the chat's user messages hold {}; capture extracts facts from at most {} \
              at a time: split the chat and capture each part (--file PART), or keep every \
              message as said with --raw; nothing was captured",
-            said / 1024,
-            capture::MAX_EXTRACT_BYTES / 1024
+            size_text(said as u64),
+            size_text(capture::MAX_EXTRACT_BYTES)
         ))
         .into());
     }

@@ -442,9 +442,6 @@ impl Store {
         Ok(report)
     }
 
-    /// Applies changes to the index, vectors and state. The caller holds the lock
-    /// and has already written the files. Returns the number of records embedded
-    /// and any warnings (an embedder failure costs vectors, never records).
     /// [`Store::apply`] for changes whose files are already written: the files
     /// are the truth, so an index that cannot take them (its folder deleted
     /// meanwhile, a full disk) is a warning, not a failure that would make the
@@ -461,6 +458,9 @@ impl Store {
         }
     }
 
+    /// Applies changes to the index, vectors and state. The caller holds the lock
+    /// and has already written the files. Returns the number of records embedded
+    /// and any warnings (an embedder failure costs vectors, never records).
     pub fn apply(
         &mut self,
         changes: Vec<Change>,

@@ -605,30 +605,44 @@ pub fn temp_in(dir: &Path) -> std::io::Result<tempfile::NamedTempFile> {
     builder.tempfile_in(dir)
 }
 
+/// The folder a file is in.
+fn folder_of(path: &Path) -> &Path {
+    path.parent().unwrap_or(Path::new("."))
+}
+
 /// A temporary file holding `bytes`, synced, staged in `staging` (created when
 /// missing) or, when `staging` cannot be used, next to `path`.
 fn staged(staging: &Path, path: &Path, bytes: &[u8]) -> std::io::Result<tempfile::NamedTempFile> {
-    let beside = path.parent().unwrap_or(Path::new("."));
     let mut tmp = match fs::create_dir_all(staging).and_then(|()| temp_in(staging)) {
         Ok(tmp) => tmp,
-        Err(_) => temp_in(beside)?,
+        Err(_) => temp_in(folder_of(path))?,
     };
     tmp.write_all(bytes)?;
     tmp.as_file().sync_all()?;
     Ok(tmp)
 }
 
-/// Whether a rename failed because the two paths are on different filesystems
-/// (`.engram/` mounted apart from the records): then stage beside the target.
-fn crosses_devices(e: &std::io::Error) -> bool {
-    e.kind() == std::io::ErrorKind::CrossesDevices
+/// Stages `bytes` in `staging` and hands the temporary file to `place` (which
+/// renames it to `path`). When the rename crosses filesystems (`.engram/`
+/// mounted apart from the records), stages again beside `path`.
+fn via_staging(
+    staging: &Path,
+    path: &Path,
+    bytes: &[u8],
+    place: impl Fn(tempfile::NamedTempFile) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    match place(staged(staging, path, bytes)?) {
+        Err(e) if e.kind() == std::io::ErrorKind::CrossesDevices => {
+            place(staged(folder_of(path), path, bytes)?)
+        }
+        other => other,
+    }
 }
 
 /// Atomically writes `bytes` to `path` (replacing it): temporary file in the same
 /// folder, write, fsync, rename. The temporary file is removed on error.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    let beside = path.parent().unwrap_or(Path::new("."));
-    replace_via(beside, path, bytes).map_err(|e| Error::io(path, e))
+    replace_via(folder_of(path), path, bytes).map_err(|e| Error::io(path, e))
 }
 
 /// Replaces `path` with `bytes` through a temporary file staged in `staging`.
@@ -636,38 +650,20 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
 /// 0644).
 fn replace_via(staging: &Path, path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let keep = fs::metadata(path).ok().map(|m| m.permissions());
-    let place = |tmp: tempfile::NamedTempFile| -> std::io::Result<()> {
+    via_staging(staging, path, bytes, |tmp| {
         if let Some(perms) = &keep {
             fs::set_permissions(tmp.path(), perms.clone())?;
         }
         tmp.persist(path).map(drop).map_err(|e| e.error)
-    };
-    match place(staged(staging, path, bytes)?) {
-        Err(e) if crosses_devices(&e) => place(staged(
-            path.parent().unwrap_or(Path::new(".")),
-            path,
-            bytes,
-        )?),
-        other => other,
-    }
+    })
 }
 
 /// Atomically creates `path` with `bytes` through a temporary file staged in
 /// `staging`; fails with `AlreadyExists` if `path` exists.
 fn persist_new(staging: &Path, path: &Path, bytes: &[u8]) -> std::io::Result<FileStamp> {
-    let place = |tmp: tempfile::NamedTempFile| tmp.persist_noclobber(path).map_err(|e| e.error);
-    match place(staged(staging, path, bytes)?) {
-        Err(e) if crosses_devices(&e) => {
-            place(staged(
-                path.parent().unwrap_or(Path::new(".")),
-                path,
-                bytes,
-            )?)?;
-        }
-        other => {
-            other?;
-        }
-    }
+    via_staging(staging, path, bytes, |tmp| {
+        tmp.persist_noclobber(path).map(drop).map_err(|e| e.error)
+    })?;
     let meta = fs::metadata(path)?;
     Ok(FileStamp {
         size: bytes.len() as u64,

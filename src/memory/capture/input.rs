@@ -16,6 +16,17 @@ use crate::storage::record::{Kind, Record, plain_breaks};
 /// line's or chat message's content.
 pub const MAX_RECORD_BYTES: u64 = 1024 * 1024;
 
+/// Why a text of `len` bytes cannot be one record, if it cannot.
+fn over_record_limit(len: usize) -> Option<String> {
+    (len as u64 > MAX_RECORD_BYTES).then(|| {
+        format!(
+            "{} KiB; a record holds at most {} KiB: split it",
+            len / 1024,
+            MAX_RECORD_BYTES / 1024
+        )
+    })
+}
+
 /// The most text capture reads for facts at once: the rules read every clause
 /// and reconcile each fact, about 4 KiB a second of conversation (64 KiB is a
 /// long chat session; a longer one is captured in parts).
@@ -64,12 +75,10 @@ pub fn parse_jsonl(text: &str) -> Result<Vec<CaptureItem>> {
             continue;
         }
         let n = i + 1;
-        if line.len() as u64 > MAX_RECORD_BYTES + 64 * 1024 {
+        // Room for the other fields; a longer line cannot hold a record.
+        if let Some(why) = over_record_limit(line.len().saturating_sub(64 * 1024)) {
             return Err(Error::Input(format!(
-                "line {n} of the JSONL input is {} KiB; a record holds at most {} KiB of \
-                 content: split it; nothing was captured",
-                line.len() / 1024,
-                MAX_RECORD_BYTES / 1024
+                "line {n} of the JSONL input is over {why}; nothing was captured"
             )));
         }
         let value: serde_json::Value = serde_json::from_str(line).map_err(|e| {
@@ -107,12 +116,8 @@ fn item_from_json(value: &serde_json::Value) -> std::result::Result<CaptureItem,
         .map(|c| without_controls(&c).0)
         .filter(|c| !c.trim().is_empty())
         .ok_or("`content` is missing or empty")?;
-    if content.len() as u64 > MAX_RECORD_BYTES {
-        return Err(format!(
-            "`content` is {} KiB; a record holds at most {} KiB: split it",
-            content.len() / 1024,
-            MAX_RECORD_BYTES / 1024
-        ));
+    if let Some(why) = over_record_limit(content.len()) {
+        return Err(format!("`content` is {why}"));
     }
     let kind = string("kind")?.map(|k| k.parse::<Kind>()).transpose()?;
     let importance = match obj.get("importance") {
@@ -195,13 +200,8 @@ pub fn parse_chat(input: &str, assistant_chars: usize) -> Result<Vec<CaptureItem
             .and_then(message_text)
             .ok_or_else(|| bad(&format!("message {} has no text content", i + 1)))?;
         let content = without_controls(&content).0;
-        if content.len() as u64 > MAX_RECORD_BYTES {
-            return Err(bad(&format!(
-                "message {} is {} KiB; a record holds at most {} KiB: split it",
-                i + 1,
-                content.len() / 1024,
-                MAX_RECORD_BYTES / 1024
-            )));
+        if let Some(why) = over_record_limit(content.len()) {
+            return Err(bad(&format!("message {} is {why}", i + 1)));
         }
         let content = match role {
             "user" => content.trim().to_string(),
