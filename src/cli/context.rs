@@ -210,16 +210,10 @@ impl Context {
     }
 
     /// Opens the vault and brings its index up to date (for read commands);
-    /// while `engram watch` runs on the vault, it does that and this skips it.
+    /// while `engram watch` runs on the vault, it says what changed and
+    /// nothing else is looked at.
     pub fn open_synced(&self) -> anyhow::Result<Store> {
         let vault = self.open_vault()?;
-        if let Some(w) = crate::storage::watch::live_watcher(&vault) {
-            self.out.info(&format!(
-                "engram watch (pid {}) keeps the index up to date: no sync",
-                w.pid
-            ));
-            return Ok(Store::open(vault, None)?);
-        }
         let mut store = Store::open(vault, None)?;
         let report = store.sync()?;
         self.out.sync_warnings(&report);

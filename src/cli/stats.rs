@@ -40,12 +40,15 @@ pub fn run(ctx: &Context, now: Timestamp) -> anyhow::Result<ExitCode> {
         VectorFile::open(&store.vault().vectors_path()),
     ) {
         (None, _) => json!({ "embedder": null, "rows": 0 }),
-        (Some(e), Ok(Some(f))) => json!({
-            "embedder": e.name(),
-            "rows": f.len(),
-            "dim": f.header().dim,
-            "in_sync": f.header().embedder == e.name() && f.len() as u64 >= records,
-        }),
+        (Some(e), Ok(Some(f))) => {
+            let rows = store.live_vector_rows(&f)?;
+            json!({
+                "embedder": e.name(),
+                "rows": rows,
+                "dim": f.header().dim,
+                "in_sync": f.header().embedder == e.name() && rows as u64 >= records,
+            })
+        }
         (Some(e), _) => json!({ "embedder": e.name(), "rows": 0, "in_sync": records == 0 }),
     };
     let stats = json!({

@@ -118,7 +118,7 @@ pub fn doctor(store: &mut Store, lock: Option<&VaultLock>, fix: bool) -> Result<
         problems.push(Problem::new("not_indexed", Some(path), None, why));
     }
     let mut drift = Vec::new();
-    let diff = sync::stat_diff(store.known_files(), &found);
+    let diff = sync::stat_diff(&store.known_files()?, &found);
     for f in &diff.to_check {
         drift.push(Problem::new(
             "index_drift",
@@ -156,9 +156,9 @@ pub fn doctor(store: &mut Store, lock: Option<&VaultLock>, fix: bool) -> Result<
                 file.header().embedder,
                 embedder.name()
             )),
-            Ok(Some(file)) if file.len() < live => Some(format!(
+            Ok(Some(file)) if store.live_vector_rows(&file)? < live => Some(format!(
                 "{} of {live} records have no vector",
-                live - file.len()
+                live - store.live_vector_rows(&file)?
             )),
             Ok(None) if live > 0 => Some("the vector file is missing".into()),
             Err(e) => Some(e.to_string()),

@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use std::ops::Bound;
 use std::path::Path;
 
-use tantivy::collector::{Count, DocSetCollector, TopDocs};
+use tantivy::collector::{Count, TopDocs};
 use tantivy::query::{AllQuery, BooleanQuery, Occur, Query, RangeQuery, TermQuery};
 use tantivy::schema::{
     FAST, Field, INDEXED, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing,
@@ -29,6 +29,8 @@ use crate::error::{Error, Result};
 use crate::storage::index_dir::IndexDir;
 use crate::storage::naming;
 use crate::storage::record::{Kind, Record, Status};
+use crate::storage::vault::FileStamp;
+use crate::storage::vectors::content_key;
 
 /// Bumped whenever the schema or analyzer changes; a mismatch forces a rebuild.
 pub const SCHEMA_VERSION: u32 = 7;
@@ -232,6 +234,14 @@ pub struct Fields {
     pub reason: Field,
     /// The record's exact scope, [`scope_key`] of its user and agent.
     pub scope: Field,
+    /// The file's size, modification time and content hash when it was
+    /// indexed: the sync state lives in the index, committed with it.
+    pub size: Field,
+    pub mtime: Field,
+    pub hash: Field,
+    /// [`crate::storage::vectors::content_key`] of the content: which vector
+    /// row is this document's.
+    pub ckey: Field,
 }
 
 fn build_schema() -> (Schema, Fields) {
@@ -242,10 +252,11 @@ fn build_schema() -> (Schema, Fields) {
             .set_index_option(IndexRecordOption::WithFreqsAndPositions),
     );
     let exact = STRING | STORED;
+    let listed = STRING | STORED | FAST;
     let time = INDEXED | FAST | STORED;
     let fields = Fields {
-        path: b.add_text_field("path", exact.clone()),
-        id: b.add_text_field("id", exact.clone()),
+        path: b.add_text_field("path", listed.clone()),
+        id: b.add_text_field("id", listed),
         short_id: b.add_text_field("short_id", STRING),
         vkey: b.add_u64_field("vkey", INDEXED | FAST),
         content: b.add_text_field("content", text),
@@ -277,6 +288,10 @@ fn build_schema() -> (Schema, Fields) {
         invalidated_by: b.add_text_field("invalidated_by", STORED),
         reason: b.add_text_field("reason", STORED),
         scope: b.add_text_field("scope", STRING),
+        size: b.add_u64_field("size", FAST),
+        mtime: b.add_i64_field("mtime", FAST),
+        hash: b.add_text_field("hash", STORED),
+        ckey: b.add_u64_field("ckey", FAST),
     };
     (b.build(), fields)
 }
@@ -314,6 +329,27 @@ pub fn vector_key(id: &str) -> u64 {
     use sha2::{Digest, Sha256};
     let d = Sha256::digest(id.as_bytes());
     u64::from_le_bytes(d[..8].try_into().expect("8 bytes"))
+}
+
+/// What the index remembers of the file behind a document.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IndexedEntry {
+    pub path: String,
+    pub id: String,
+    pub size: u64,
+    pub mtime_ns: i64,
+    pub hash: String,
+    pub ckey: u64,
+    pub vkey: u64,
+}
+
+/// One line of [`TextIndex::listing`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Listed {
+    pub path: String,
+    pub id: String,
+    pub size: u64,
+    pub mtime_ns: i64,
 }
 
 /// What the index stores of a record: everything recall prints.
@@ -391,6 +427,28 @@ pub enum Validity {
     AsOf(Timestamp),
 }
 
+/// Vector key → (document, content key). The keys are hashes already, so
+/// they are used as they are.
+pub type VectorKeys = HashMap<u64, (DocAddress, u64), std::hash::BuildHasherDefault<KeyHasher>>;
+
+/// A hasher for keys that are hashes: passes the `u64` through.
+#[derive(Default)]
+pub struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(*b);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
 /// The tantivy index of one vault.
 pub struct TextIndex {
     index: Index,
@@ -453,11 +511,129 @@ impl TextIndex {
         Ok(self.reader.reload()?)
     }
 
-    /// Adds or replaces the document of the record at `rel`.
-    pub fn upsert(&self, writer: &IndexWriter, rel: &str, record: &Record) -> Result<()> {
+    /// Adds or replaces the document of the record at `rel`, read from a file
+    /// with this stamp.
+    pub fn upsert(
+        &self,
+        writer: &IndexWriter,
+        rel: &str,
+        record: &Record,
+        stamp: &FileStamp,
+    ) -> Result<()> {
         writer.delete_term(Term::from_field_text(self.fields.path, rel));
-        writer.add_document(self.document(rel, record))?;
+        let mut doc = self.document(rel, record);
+        let f = &self.fields;
+        doc.add_u64(f.size, stamp.size);
+        doc.add_i64(f.mtime, stamp.mtime_ns);
+        doc.add_text(f.hash, &stamp.hash);
+        doc.add_u64(f.ckey, content_key(record.content()));
+        writer.add_document(doc)?;
         Ok(())
+    }
+
+    /// Commits the writer's changes with `payload` (the sync summary), so that
+    /// the documents and what is said about them land in one atomic step.
+    pub fn commit(&self, writer: &mut IndexWriter, payload: &str) -> Result<()> {
+        let mut prepared = writer.prepare_commit()?;
+        prepared.set_payload(payload);
+        prepared.commit()?;
+        Ok(())
+    }
+
+    /// The payload of the commit this reader sees. Reading the newest commit
+    /// and reloading the reader are two steps; another process may commit in
+    /// between, so they are repeated until both name the same segments.
+    pub fn payload(&self) -> Result<Option<String>> {
+        for _ in 0..100 {
+            let metas = self.index.load_metas()?;
+            let searcher = self.reader.searcher();
+            let mut seen: Vec<(tantivy::index::SegmentId, u32)> = searcher
+                .segment_readers()
+                .iter()
+                .map(|s| (s.segment_id(), s.num_deleted_docs()))
+                .collect();
+            let mut committed: Vec<(tantivy::index::SegmentId, u32)> = metas
+                .segments
+                .iter()
+                .map(|s| (s.id(), s.num_deleted_docs()))
+                .collect();
+            seen.sort();
+            committed.sort();
+            if seen == committed {
+                return Ok(metas.payload);
+            }
+            self.reader.reload()?;
+        }
+        Err(Error::Index(
+            "the index kept changing while it was read; try again".into(),
+        ))
+    }
+
+    /// The stamp and keys of the document at `addr`.
+    pub fn entry(&self, addr: DocAddress) -> Result<IndexedEntry> {
+        let searcher = self.reader.searcher();
+        let segment = searcher.segment_reader(addr.segment_ord);
+        let fast = segment.fast_fields();
+        let doc: TantivyDocument = searcher.doc(addr)?;
+        let text = |field: Field| {
+            doc.get_first(field)
+                .and_then(|v| v.as_str())
+                .unwrap_or_default()
+                .to_string()
+        };
+        Ok(IndexedEntry {
+            path: text(self.fields.path),
+            id: text(self.fields.id),
+            size: fast.u64("size")?.first(addr.doc_id).unwrap_or(0),
+            mtime_ns: fast.i64("mtime")?.first(addr.doc_id).unwrap_or(0),
+            hash: text(self.fields.hash),
+            ckey: fast.u64("ckey")?.first(addr.doc_id).unwrap_or(0),
+            vkey: fast.u64("vkey")?.first(addr.doc_id).unwrap_or(0),
+        })
+    }
+
+    /// Path, id, size and modification time of every live document, read from
+    /// the columns (no stored document is opened), in no particular order.
+    pub fn listing(&self) -> Result<Vec<Listed>> {
+        let searcher = self.reader.searcher();
+        let mut out = Vec::with_capacity(searcher.num_docs() as usize);
+        for segment in searcher.segment_readers() {
+            let fast = segment.fast_fields();
+            let (Some(paths), Some(ids)) = (fast.str("path")?, fast.str("id")?) else {
+                continue;
+            };
+            let names = |column: &tantivy::columnar::StrColumn| -> Result<Vec<String>> {
+                let mut names = Vec::with_capacity(column.num_terms());
+                let mut stream = column
+                    .dictionary()
+                    .stream()
+                    .map_err(|e| Error::Index(e.to_string()))?;
+                while stream.advance() {
+                    names.push(String::from_utf8_lossy(stream.key()).into_owned());
+                }
+                Ok(names)
+            };
+            let (path_names, id_names) = (names(&paths)?, names(&ids)?);
+            let sizes = fast.u64("size")?;
+            let mtimes = fast.i64("mtime")?;
+            let name = |names: &[String], column: &tantivy::columnar::StrColumn, doc| {
+                column
+                    .term_ords(doc)
+                    .next()
+                    .and_then(|o| names.get(o as usize))
+                    .cloned()
+                    .unwrap_or_default()
+            };
+            for doc in segment.doc_ids_alive() {
+                out.push(Listed {
+                    path: name(&path_names, &paths, doc),
+                    id: name(&id_names, &ids, doc),
+                    size: sizes.first(doc).unwrap_or(0),
+                    mtime_ns: mtimes.first(doc).unwrap_or(0),
+                });
+            }
+        }
+        Ok(out)
     }
 
     /// Removes the document of the record at `rel`.
@@ -723,27 +899,67 @@ impl TextIndex {
         Ok(scopes)
     }
 
-    /// The vector keys of every document matching the filter, with their address.
-    pub fn vector_keys(&self, filter: &Filter) -> Result<HashMap<u64, DocAddress>> {
+    /// The vector key of every document matching the filter, with its address
+    /// and the content key its vector row must carry.
+    pub fn vector_keys(&self, filter: &Filter) -> Result<VectorKeys> {
         let searcher = self.reader.searcher();
-        let docs = searcher.search(&self.filter_query(filter), &DocSetCollector)?;
-        let mut columns = HashMap::new();
-        let mut keys = HashMap::with_capacity(docs.len());
-        for addr in docs {
-            let column = match columns.entry(addr.segment_ord) {
-                std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
-                std::collections::hash_map::Entry::Vacant(e) => e.insert(
-                    searcher
-                        .segment_reader(addr.segment_ord)
-                        .fast_fields()
-                        .u64("vkey")?,
-                ),
-            };
-            if let Some(key) = column.first(addr.doc_id) {
-                keys.insert(key, addr);
-            }
+        let query = self.filter_query(filter);
+        let weight = query.weight(tantivy::query::EnableScoring::disabled_from_searcher(
+            &searcher,
+        ))?;
+        let mut keys =
+            VectorKeys::with_capacity_and_hasher(searcher.num_docs() as usize, Default::default());
+        for (ord, segment) in searcher.segment_readers().iter().enumerate() {
+            let fast = segment.fast_fields();
+            let (vkeys, ckeys) = (fast.u64("vkey")?, fast.u64("ckey")?);
+            let alive = segment.alive_bitset();
+            weight.for_each_no_score(segment, &mut |docs| {
+                for &doc in docs {
+                    if alive.is_some_and(|a| a.is_deleted(doc)) {
+                        continue;
+                    }
+                    if let (Some(v), Some(c)) = (vkeys.first(doc), ckeys.first(doc)) {
+                        keys.insert(v, (DocAddress::new(ord as u32, doc), c));
+                    }
+                }
+            })?;
         }
         Ok(keys)
+    }
+
+    /// [`TextIndex::vector_keys`] of only the documents whose vector key is
+    /// among `keys`.
+    pub fn vector_docs(&self, filter: &Filter, keys: &[u64]) -> Result<VectorKeys> {
+        let searcher = self.reader.searcher();
+        // One term query per key: a term set would stream the whole term
+        // dictionary of the field.
+        let any_key: Vec<(Occur, Box<dyn Query>)> = keys
+            .iter()
+            .map(|k| {
+                let term = Term::from_field_u64(self.fields.vkey, *k);
+                let q: Box<dyn Query> = Box::new(TermQuery::new(term, IndexRecordOption::Basic));
+                (Occur::Should, q)
+            })
+            .collect();
+        let query = BooleanQuery::new(vec![
+            (Occur::Must, self.filter_query(filter)),
+            (
+                Occur::Must,
+                Box::new(BooleanQuery::new(any_key)) as Box<dyn Query>,
+            ),
+        ]);
+        let docs = searcher.search(&query, &tantivy::collector::DocSetCollector)?;
+        let mut out = VectorKeys::default();
+        for addr in docs {
+            let fast = searcher.segment_reader(addr.segment_ord).fast_fields();
+            if let (Some(v), Some(c)) = (
+                fast.u64("vkey")?.first(addr.doc_id),
+                fast.u64("ckey")?.first(addr.doc_id),
+            ) {
+                out.insert(v, (addr, c));
+            }
+        }
+        Ok(out)
     }
 
     /// The session and creation time of a document, if it has a session.
@@ -916,12 +1132,20 @@ mod tests {
         r
     }
 
+    fn stamp() -> FileStamp {
+        FileStamp {
+            size: 1,
+            mtime_ns: 1,
+            hash: "h".into(),
+        }
+    }
+
     fn index_with(records: &[(&str, Record)]) -> (tempfile::TempDir, TextIndex) {
         let dir = tempfile::tempdir().unwrap();
         let index = TextIndex::open(dir.path()).unwrap();
         let mut w = index.writer().unwrap();
         for (rel, r) in records {
-            index.upsert(&w, rel, r).unwrap();
+            index.upsert(&w, rel, r, &stamp()).unwrap();
         }
         w.commit().unwrap();
         index.reload().unwrap();
@@ -962,7 +1186,7 @@ mod tests {
         let (_d, index) = index_with(&[("a.md", rec("a", "old words", None))]);
         let mut w = index.writer().unwrap();
         index
-            .upsert(&w, "a.md", &rec("a", "new words", None))
+            .upsert(&w, "a.md", &rec("a", "new words", None), &stamp())
             .unwrap();
         w.commit().unwrap();
         index.reload().unwrap();

@@ -7,12 +7,15 @@
 //! - [`vault`]: the folder, its lock, atomic writes that never clobber;
 //! - [`index`]: the tantivy index (every field in one schema) and filters;
 //! - [`vectors`]: the sidecar vector file;
-//! - [`sync`]: the stat-then-hash diff of the folder against the index;
+//! - [`sync`]: the stat-then-hash diff of the folder against the index, and
+//!   the fingerprint that makes "nothing changed" cheap;
+//! - [`feed`]: what a running watcher tells other commands changed;
 //! - [`store`]: a vault with its index and vectors kept in step;
 //! - [`writer`]: the one way records are created, rewritten and deleted;
 //! - [`git`], [`watch`], [`doctor`]: auto-commit, live sync, checks.
 
 pub mod doctor;
+pub mod feed;
 pub mod git;
 pub mod index;
 pub mod index_dir;

@@ -200,7 +200,14 @@ fn strip_md(path: &str) -> &str {
     }
 }
 
-/// The path with `.md` at its end (added when missing).
+/// Whether a path names a markdown file (by its extension, in any case).
+pub fn is_markdown(path: &str) -> bool {
+    std::path::Path::new(path)
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("md"))
+}
+
+/// `path` with `.md` added unless it has it.
 pub fn with_md(path: &str) -> String {
     if has_md(path) {
         path.to_string()

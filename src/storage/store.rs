@@ -1,41 +1,33 @@
-//! The store: a vault with its derived state (index, vectors, sync state) kept in
-//! step with the files.
+//! The store: a vault with its derived state (index and vectors) kept in step
+//! with the files.
 //!
 //! Every change to the derived state goes through [`Store::apply`], whether it
 //! comes from engram's own writes or from a sync that picked up edits made
-//! elsewhere. Order of writes: record files first (the truth), then the index
-//! commit, then the vectors, then `.engram/state.json`; a crash in between is
+//! elsewhere. Order of writes: record files first (the truth), then new vector
+//! rows (appended; a row no document points at is harmless), then one index
+//! commit that carries the sync [`Summary`] as its payload, so the index and
+//! what is known about the files can never disagree. A crash in between is
 //! repaired by the next sync, since applying a change twice is harmless.
-//! A read first does a stat-only diff without the lock; only when something
-//! changed does it take the lock and bring the index up to date.
+//!
+//! A read learns what changed without the lock: from a running `engram
+//! watch` when there is one ([`crate::storage::feed::ask`]), else from a walk
+//! of the vault whose fingerprint is compared with the summary's. Only when
+//! something changed does it take the lock and bring the index up to date.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use tantivy::DocAddress;
 
 use crate::error::{Error, Result};
 use crate::models::embed::{self, Embedder};
+use crate::storage::feed;
 use crate::storage::index::{self, IndexedDoc, TextIndex};
 use crate::storage::naming::{self, RecordRef};
 use crate::storage::record::Record;
-use crate::storage::sync::{self, Checked, FileEntry, StatDiff};
-use crate::storage::vault::{self, FileStamp, Vault, VaultLock};
-use crate::storage::vectors::{VectorFile, VectorHeader, VectorRow, content_key};
-
-const STATE_VERSION: u32 = 1;
-
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
-struct SyncState {
-    version: u32,
-    schema: u32,
-    opstamp: u64,
-    files: BTreeMap<String, FileEntry>,
-    /// Size and mtime of the state file this was read from (not stored), to
-    /// skip re-reading an unchanged file.
-    #[serde(skip)]
-    read_from: Option<(u64, i64)>,
-}
+use crate::storage::sync::{self, Checked, FileEntry, Fingerprint, StatDiff, Summary};
+use crate::storage::vault::{self, FileStamp, FoundFile, Vault, VaultLock};
+use crate::storage::vectors::{VectorFile, VectorRow, content_key};
 
 /// One change to apply to the derived state.
 #[derive(Debug, Clone)]
@@ -48,6 +40,12 @@ pub enum Change {
     },
     /// The file at `rel` is gone.
     Remove { rel: String },
+    /// The file at `rel` exists but does not parse (`why` is `line: message`).
+    Broken {
+        rel: String,
+        stamp: FileStamp,
+        why: String,
+    },
 }
 
 /// A file that failed to parse.
@@ -102,30 +100,74 @@ pub trait Progress {
 pub struct NoProgress;
 impl Progress for NoProgress {}
 
-/// A vault with its index, vectors and sync state.
+/// What the files look like next to what the index knows: nothing changed, or
+/// the files to read and the paths gone.
+enum Drift {
+    Clean,
+    Changed(StatDiff),
+}
+
+/// A vault with its index and vectors.
 pub struct Store {
     vault: Vault,
     index: TextIndex,
-    state: SyncState,
+    summary: Summary,
     embedder: Option<Box<dyn Embedder>>,
+    /// Ask a running watcher what changed before walking the vault.
+    ask_watcher: bool,
 }
 
 impl Store {
-    /// Opens the derived state of a vault. An index made by another version, or
-    /// a state that does not match the index, starts a clean rebuild. Derived
-    /// files are only ever wiped under the vault lock: pass the lock if the caller
-    /// holds it, else it is taken (and released) when a wipe is needed.
+    /// Opens the derived state of a vault. An index made by another version
+    /// starts a clean rebuild. Derived files are only ever wiped under the vault
+    /// lock: pass the lock if the caller holds it, else it is taken (and
+    /// released) when a wipe is needed.
     pub fn open(vault: Vault, lock: Option<&VaultLock>) -> Result<Store> {
         let embedder = embed::from_config(vault.config())?;
-        let index = match TextIndex::open(&vault.index_dir()) {
-            Ok(index) => index,
+        let mut index = Self::open_index(&vault, lock)?;
+        let summary = match read_summary(&index)? {
+            Some(summary) => summary,
+            None => {
+                let _guard = match lock {
+                    Some(_) => None,
+                    None => Some(vault.lock()?),
+                };
+                // Another process may have made the index meanwhile.
+                index.reload()?;
+                match read_summary(&index)? {
+                    Some(summary) => summary,
+                    None => {
+                        wipe_derived(&vault)?;
+                        index = TextIndex::open(&vault.index_dir())?;
+                        Summary {
+                            schema: index::SCHEMA_VERSION,
+                            ..Summary::default()
+                        }
+                    }
+                }
+            }
+        };
+        let mut store = Store {
+            vault,
+            index,
+            summary,
+            embedder,
+            ask_watcher: true,
+        };
+        store.summary.set_fingerprint(store.summary.fingerprint());
+        Ok(store)
+    }
+
+    fn open_index(vault: &Vault, lock: Option<&VaultLock>) -> Result<TextIndex> {
+        match TextIndex::open(&vault.index_dir()) {
+            Ok(index) => Ok(index),
             Err(Error::Index(_)) => {
                 let _guard = match lock {
                     Some(_) => None,
                     None => Some(vault.lock()?),
                 };
-                wipe_derived(&vault)?;
-                TextIndex::open(&vault.index_dir())?
+                wipe_derived(vault)?;
+                TextIndex::open(&vault.index_dir())
             }
             Err(Error::Io { source, .. })
                 if matches!(
@@ -133,23 +175,15 @@ impl Store {
                     std::io::ErrorKind::PermissionDenied | std::io::ErrorKind::ReadOnlyFilesystem
                 ) =>
             {
-                return Err(Error::VaultNotFound {
+                Err(Error::VaultNotFound {
                     path: vault.root().to_path_buf(),
                     reason: "it has no index yet and this user may not write to it; run \
                              `engram reindex` there once as its owner"
                         .into(),
-                });
+                })
             }
-            Err(e) => return Err(e),
-        };
-        let mut store = Store {
-            vault,
-            index,
-            state: SyncState::default(),
-            embedder,
-        };
-        store.load_state(lock)?;
-        Ok(store)
+            Err(e) => Err(e),
+        }
     }
 
     /// Deletes every derived file and opens a fresh store (nothing indexed yet).
@@ -170,26 +204,50 @@ impl Store {
         self.embedder.as_deref()
     }
 
-    /// Number of files the state knows, and of those that are broken.
-    pub fn file_counts(&self) -> (usize, usize) {
-        let broken = self
-            .state
-            .files
-            .values()
-            .filter(|e| e.broken.is_some())
-            .count();
-        (self.state.files.len(), broken)
+    /// Whether syncs ask a running watcher what changed (the watcher itself
+    /// must not ask itself).
+    pub fn ask_watcher(&mut self, ask: bool) {
+        self.ask_watcher = ask;
     }
 
-    /// What the state remembers of every file.
-    pub fn known_files(&self) -> &BTreeMap<String, FileEntry> {
-        &self.state.files
+    /// What the last commit says about the files.
+    pub fn summary(&self) -> &Summary {
+        &self.summary
+    }
+
+    /// Number of files the index knows, and of those that are broken.
+    pub fn file_counts(&self) -> (usize, usize) {
+        (self.summary.count as usize, self.summary.broken.len())
+    }
+
+    /// What the index remembers of every file (read from its columns; for
+    /// the commands that need every path).
+    pub fn known_files(&self) -> Result<BTreeMap<String, FileEntry>> {
+        let mut known: BTreeMap<String, FileEntry> = self
+            .index
+            .listing()?
+            .into_iter()
+            .map(|l| {
+                (
+                    l.path,
+                    FileEntry {
+                        size: l.size,
+                        mtime_ns: l.mtime_ns,
+                        hash: String::new(),
+                        id: l.id,
+                        broken: None,
+                    },
+                )
+            })
+            .collect();
+        known.extend(self.summary.broken.clone());
+        Ok(known)
     }
 
     /// Every file that failed to parse, as remembered.
     pub fn broken_files(&self) -> Vec<BrokenFile> {
-        self.state
-            .files
+        self.summary
+            .broken
             .iter()
             .filter_map(|(rel, e)| {
                 let why = e.broken.as_deref()?;
@@ -203,95 +261,41 @@ impl Store {
             .collect()
     }
 
-    /// Ids known to the state, by path (parsed files only).
-    pub fn ids_by_path(&self) -> impl Iterator<Item = (&str, &str)> {
-        self.state
-            .files
-            .iter()
-            .filter(|(_, e)| e.broken.is_none())
-            .map(|(rel, e)| (rel.as_str(), e.id.as_str()))
-    }
-
-    fn load_state(&mut self, lock: Option<&VaultLock>) -> Result<()> {
-        let path = self.vault.state_path();
-        let opstamp = self.index.opstamp()?;
-        let on_disk = std::fs::metadata(&path)
-            .ok()
-            .map(|m| (m.len(), vault::mtime_ns(&m)));
-        if on_disk.is_some() && on_disk == self.state.read_from && self.state.opstamp == opstamp {
-            return Ok(());
+    /// What the index remembers of the file at `rel`: its document's stamp and
+    /// id, or its entry among the broken files.
+    fn known_entry(&self, rel: &str) -> Result<Option<FileEntry>> {
+        if let Some(e) = self.summary.broken.get(rel) {
+            return Ok(Some(e.clone()));
         }
-        let state: Option<SyncState> = std::fs::read(&path)
-            .ok()
-            .and_then(|bytes| serde_json::from_slice(&bytes).ok())
-            .map(|s: SyncState| SyncState {
-                read_from: on_disk,
-                ..s
-            });
-        match state {
-            Some(s)
-                if s.version == STATE_VERSION
-                    && s.schema == index::SCHEMA_VERSION
-                    && s.opstamp == opstamp =>
-            {
-                self.state = s;
-                return Ok(());
-            }
-            _ if opstamp == 0 => {
-                // A new, empty index.
-                self.state = SyncState {
-                    version: STATE_VERSION,
-                    schema: index::SCHEMA_VERSION,
-                    opstamp,
-                    files: BTreeMap::new(),
-                    read_from: None,
-                };
-                return Ok(());
-            }
-            _ => {}
-        }
-        // The state does not describe this index: another process may be between
-        // its index commit and its state write, so look again under the lock, and
-        // only then start both afresh.
-        let Some(_lock) = lock else {
-            let lock = self.vault.lock()?;
-            self.index.reload()?;
-            return self.load_state(Some(&lock));
+        let Some(addr) = self.index.find_path(rel)? else {
+            return Ok(None);
         };
-        wipe_derived(&self.vault)?;
-        self.index = TextIndex::open(&self.vault.index_dir())?;
-        self.state = SyncState {
-            version: STATE_VERSION,
-            schema: index::SCHEMA_VERSION,
-            opstamp: self.index.opstamp()?,
-            files: BTreeMap::new(),
-            read_from: None,
-        };
-        Ok(())
-    }
-
-    fn save_state(&mut self) -> Result<()> {
-        let bytes = serde_json::to_vec(&self.state).expect("state serialises");
-        let path = self.vault.state_path();
-        vault::write_atomic(&path, &bytes)?;
-        self.state.read_from = std::fs::metadata(&path)
-            .ok()
-            .map(|m| (m.len(), vault::mtime_ns(&m)));
-        Ok(())
+        let e = self.index.entry(addr)?;
+        Ok(Some(FileEntry {
+            size: e.size,
+            mtime_ns: e.mtime_ns,
+            hash: e.hash,
+            id: e.id,
+            broken: None,
+        }))
     }
 
     /// Brings the index up to date with the files, taking the lock only when
     /// something changed. For read commands.
     pub fn sync(&mut self) -> Result<SyncReport> {
-        let found = self.vault.walk();
-        let diff = sync::stat_diff(&self.state.files, &found);
-        if diff.is_clean() && !self.vectors_stale()? {
-            return Ok(SyncReport {
-                unchanged: diff.unchanged,
-                broken: self.broken_files(),
-                ..SyncReport::default()
-            });
-        }
+        let drift = self.drift()?;
+        let stale = self.vectors_stale();
+        let diff = match drift {
+            Drift::Clean if !stale => {
+                return Ok(SyncReport {
+                    unchanged: self.summary.count as usize,
+                    broken: self.broken_files(),
+                    ..SyncReport::default()
+                });
+            }
+            Drift::Clean => StatDiff::default(),
+            Drift::Changed(diff) => diff,
+        };
         let lock = match self.vault.lock() {
             Ok(lock) => lock,
             // A reader who may not write to the vault searches the index as it
@@ -307,7 +311,7 @@ impl Store {
                     ));
                 }
                 return Ok(SyncReport {
-                    unchanged: diff.unchanged,
+                    unchanged: self.summary.count as usize,
                     broken: self.broken_files(),
                     warnings,
                     ..SyncReport::default()
@@ -319,25 +323,171 @@ impl Store {
     }
 
     /// Brings the index up to date with the files; the caller holds the lock.
-    pub fn sync_locked(&mut self, lock: &VaultLock, progress: &dyn Progress) -> Result<SyncReport> {
+    pub fn sync_locked(
+        &mut self,
+        _lock: &VaultLock,
+        progress: &dyn Progress,
+    ) -> Result<SyncReport> {
         // Another process may have synced while we waited for the lock.
-        self.index.reload()?;
-        self.load_state(Some(lock))?;
-        let found = self.vault.walk();
-        let diff = sync::stat_diff(&self.state.files, &found);
-        self.apply_diff(diff, progress)
+        self.refresh()?;
+        match self.drift()? {
+            Drift::Clean => self.apply_diff(StatDiff::default(), progress),
+            Drift::Changed(diff) => self.apply_diff(diff, progress),
+        }
     }
 
-    /// Whether the vector file lacks rows or was made by another embedder.
-    fn vectors_stale(&self) -> Result<bool> {
-        let Some(embedder) = &self.embedder else {
-            return Ok(false);
+    /// Brings the index up to date with the paths a watcher saw change (files
+    /// or folders, vault-relative); the caller holds the lock.
+    pub fn sync_paths(&mut self, _lock: &VaultLock, paths: &[String]) -> Result<SyncReport> {
+        self.refresh()?;
+        let diff = self.diff_paths(paths)?;
+        self.apply_diff(diff, &NoProgress)
+    }
+
+    /// Reloads the index and its summary (another process may have committed).
+    fn refresh(&mut self) -> Result<()> {
+        self.index.reload()?;
+        if let Some(summary) = read_summary(&self.index)? {
+            self.summary = summary;
+        }
+        Ok(())
+    }
+
+    /// What changed since the index's commit: asks a running watcher, else
+    /// walks the vault.
+    fn drift(&self) -> Result<Drift> {
+        let asked = if self.ask_watcher {
+            feed::ask(&self.vault)
+        } else {
+            None
         };
-        let live = self.ids_by_path().count();
+        let diff = match asked {
+            Some(paths) => self.diff_paths(&paths)?,
+            None => {
+                let found = self.vault.walk();
+                let print = Fingerprint::of_found(&found);
+                if print == self.summary.fingerprint() {
+                    StatDiff {
+                        unchanged: found.len(),
+                        ..StatDiff::default()
+                    }
+                } else {
+                    let known = self.known_files()?;
+                    sync::stat_diff(&known, &found)
+                }
+            }
+        };
+        let diff = self.with_racy(diff)?;
+        Ok(if diff.is_clean() {
+            Drift::Clean
+        } else {
+            Drift::Changed(diff)
+        })
+    }
+
+    /// Adds the racy files whose bytes changed behind an unchanged stamp.
+    fn with_racy(&self, mut diff: StatDiff) -> Result<StatDiff> {
+        for rel in self.summary.racy.keys() {
+            if diff.to_check.iter().any(|f| &f.rel == rel) || diff.missing.contains(rel) {
+                continue;
+            }
+            let path = self.vault.abs(rel);
+            let (Ok(meta), Ok(bytes)) = (std::fs::symlink_metadata(&path), std::fs::read(&path))
+            else {
+                continue;
+            };
+            let known = self.known_entry(rel)?;
+            if known.is_some_and(|k| k.hash == vault::content_hash(&bytes)) {
+                continue;
+            }
+            diff.to_check.push(FoundFile {
+                rel: rel.clone(),
+                size: meta.len(),
+                mtime_ns: vault::mtime_ns(&meta),
+            });
+        }
+        Ok(diff)
+    }
+
+    /// The stat diff of the given paths only (files or folders).
+    fn diff_paths(&self, paths: &[String]) -> Result<StatDiff> {
+        let mut diff = StatDiff::default();
+        let mut known_all: Option<BTreeMap<String, FileEntry>> = None;
+        let mut seen: HashSet<String> = HashSet::new();
+        for rel in paths {
+            let path = self.vault.abs(rel);
+            let meta = std::fs::symlink_metadata(&path).ok();
+            if meta.as_ref().is_some_and(|m| m.is_dir()) || meta.is_none() {
+                // A folder made, moved or removed: what is under it now against
+                // what the index knows under it.
+                let found = if meta.is_some() {
+                    self.vault.walk_under(rel)
+                } else {
+                    Vec::new()
+                };
+                let known = match &known_all {
+                    Some(k) => k,
+                    None => known_all.insert(self.known_files()?),
+                };
+                let prefix = format!("{}/", rel.trim_end_matches('/'));
+                let under: BTreeMap<String, FileEntry> = known
+                    .range(prefix.clone()..)
+                    .take_while(|(k, _)| k.starts_with(&prefix))
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect();
+                let sub = sync::stat_diff(&under, &found);
+                for f in sub.to_check {
+                    if seen.insert(f.rel.clone()) {
+                        diff.to_check.push(f);
+                    }
+                }
+                for m in sub.missing {
+                    if seen.insert(m.clone()) {
+                        diff.missing.push(m);
+                    }
+                }
+                if meta.is_some() {
+                    continue;
+                }
+            }
+            if !naming::is_markdown(rel) || !seen.insert(rel.clone()) {
+                continue;
+            }
+            let known = self.known_entry(rel)?;
+            match (meta.filter(|m| m.is_file()), known) {
+                (Some(m), Some(k)) if k.size == m.len() && k.mtime_ns == vault::mtime_ns(&m) => {
+                    diff.unchanged += 1
+                }
+                (Some(m), _) => diff.to_check.push(FoundFile {
+                    rel: rel.clone(),
+                    size: m.len(),
+                    mtime_ns: vault::mtime_ns(&m),
+                }),
+                (None, Some(_)) => diff.missing.push(rel.clone()),
+                (None, None) => {}
+            }
+        }
+        Ok(diff)
+    }
+
+    /// Whether some records lack a vector row, or the rows were made by
+    /// another embedder.
+    fn vectors_stale(&self) -> bool {
+        let Some(embedder) = &self.embedder else {
+            return false;
+        };
+        let records = self.summary.count - self.summary.broken.len() as u64;
+        if records == 0 {
+            return false;
+        }
+        let name = embedder.name();
+        if self.summary.embedder != name || self.summary.unembedded > 0 {
+            return true;
+        }
+        // The file deleted or damaged by hand.
         match VectorFile::open(&self.vault.vectors_path()) {
-            Ok(Some(file)) => Ok(file.header().embedder != embedder.name() || file.len() < live),
-            Ok(None) => Ok(live > 0),
-            Err(_) => Ok(true),
+            Ok(Some(f)) => f.header().embedder != name || (f.len() as u64) < records,
+            _ => true,
         }
     }
 
@@ -349,6 +499,12 @@ impl Store {
         let mut changes = Vec::new();
         let mut added: Vec<(String, String)> = Vec::new();
         let mut missing = diff.missing;
+        let mut known: HashMap<String, FileEntry> = HashMap::new();
+        for rel in &missing {
+            if let Some(e) = self.known_entry(rel)? {
+                known.insert(rel.clone(), e);
+            }
+        }
         progress.start(diff.to_check.len() as u64, "indexing");
         for file in &diff.to_check {
             progress.advance(1);
@@ -356,9 +512,7 @@ impl Store {
             let bytes = match std::fs::read(&path) {
                 Ok(b) => b,
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                    if self.state.files.contains_key(&file.rel) {
-                        missing.push(file.rel.clone());
-                    }
+                    missing.push(file.rel.clone());
                     continue;
                 }
                 Err(e) => {
@@ -374,20 +528,18 @@ impl Store {
                 mtime_ns: file.mtime_ns,
                 hash: hash.clone(),
             };
-            let checked = sync::classify(&self.state.files, &file.rel, &hash);
-            if checked == Checked::Touched {
-                if let Some(e) = self.state.files.get_mut(&file.rel) {
-                    e.size = stamp.size;
-                    e.mtime_ns = stamp.mtime_ns;
-                }
-                report.unchanged += 1;
-                continue;
-            }
+            let old = self.known_entry(&file.rel)?;
+            let checked = match &old {
+                Some(e) if e.hash == hash => Checked::Touched,
+                Some(_) => Checked::Modified,
+                None => Checked::Added,
+            };
             match self.vault.parse_bytes(&file.rel, &bytes, file.mtime_ns) {
                 Ok(record) => {
                     match checked {
                         Checked::Added => added.push((file.rel.clone(), hash)),
-                        _ => report.updated.push(file.rel.clone()),
+                        Checked::Modified => report.updated.push(file.rel.clone()),
+                        Checked::Touched => report.unchanged += 1,
                     }
                     changes.push(Change::Upsert {
                         rel: file.rel.clone(),
@@ -396,25 +548,19 @@ impl Store {
                     });
                 }
                 Err(Error::Parse { line, message, .. }) => {
-                    changes.push(Change::Remove {
+                    changes.push(Change::Broken {
                         rel: file.rel.clone(),
+                        stamp,
+                        why: format!("{line}: {message}"),
                     });
-                    self.state.files.insert(
-                        file.rel.clone(),
-                        FileEntry {
-                            size: stamp.size,
-                            mtime_ns: stamp.mtime_ns,
-                            hash,
-                            id: String::new(),
-                            broken: Some(format!("{line}: {message}")),
-                        },
-                    );
                 }
                 Err(e) => return Err(e),
             }
         }
         progress.finish();
-        let renames = sync::pair_renames(&self.state.files, &missing, &added);
+        missing.sort();
+        missing.dedup();
+        let renames = pair_renames(&known, &missing, &added);
         let renamed_to: HashSet<&str> = renames.iter().map(|(_, to)| to.as_str()).collect();
         let renamed_from: HashSet<&str> = renames.iter().map(|(from, _)| from.as_str()).collect();
         report.added = added
@@ -446,7 +592,7 @@ impl Store {
     /// are the truth, so an index that cannot take them (its folder deleted
     /// meanwhile, a full disk) is a warning, not a failure that would make the
     /// caller capture the same records again. The next command's sync indexes
-    /// them, since the saved state does not list them.
+    /// them, since the index does not list them.
     pub fn apply_after_write(&mut self, changes: Vec<Change>) -> Vec<String> {
         let written = changes.len();
         match self.apply(changes, false) {
@@ -458,70 +604,123 @@ impl Store {
         }
     }
 
-    /// Applies changes to the index, vectors and state. The caller holds the lock
-    /// and has already written the files. Returns the number of records embedded
-    /// and any warnings (an embedder failure costs vectors, never records).
+    /// Applies changes to the vectors and the index. The caller holds the lock
+    /// and has already written the files. Returns the number of records
+    /// embedded and any warnings (an embedder failure costs vectors, never
+    /// records). With `fill_vectors`, records that lack a vector row get one.
     pub fn apply(
         &mut self,
         changes: Vec<Change>,
         fill_vectors: bool,
     ) -> Result<(usize, Vec<String>)> {
-        if changes.is_empty() && !(fill_vectors && self.vectors_stale()?) {
+        let racy_settled = self.summary.racy.keys().any(|rel| {
+            std::fs::symlink_metadata(self.vault.abs(rel)).map_or(true, |m| {
+                vault::mtime_ns(&m) < now_ns().saturating_sub(sync::RACY_WINDOW_NS)
+            })
+        });
+        let fill = fill_vectors && self.vectors_stale();
+        if changes.is_empty() && !fill && !racy_settled {
             return Ok((0, Vec::new()));
         }
+        let mut summary = self.summary.clone();
+        let mut print = summary.fingerprint();
+        // What this batch changed so far, so that two changes to one path see
+        // each other.
+        let mut batch: HashMap<String, Option<FileEntry>> = HashMap::new();
         let mut to_embed: Vec<(u64, u64, String)> = Vec::new();
-        let mut removed_ids: Vec<String> = Vec::new();
-        if !changes.is_empty() {
-            let mut writer = self.index.writer()?;
-            for change in changes {
-                match change {
-                    Change::Upsert { rel, record, stamp } => {
-                        self.index.upsert(&writer, &rel, &record)?;
-                        to_embed.push((
-                            index::vector_key(&record.id),
-                            content_key(record.content()),
-                            record.content().to_string(),
-                        ));
-                        self.state.files.insert(
-                            rel,
-                            FileEntry {
-                                size: stamp.size,
-                                mtime_ns: stamp.mtime_ns,
-                                hash: stamp.hash,
-                                id: record.id.clone(),
-                                broken: None,
-                            },
-                        );
+        let mut writer = self.index.writer()?;
+        for change in changes {
+            let rel = match &change {
+                Change::Upsert { rel, .. }
+                | Change::Remove { rel }
+                | Change::Broken { rel, .. } => rel.clone(),
+            };
+            let old = match batch.get(&rel) {
+                Some(e) => e.clone(),
+                None => self.known_entry(&rel)?,
+            };
+            let old_ckey = match &old {
+                Some(e) if e.broken.is_none() => self
+                    .index
+                    .find_path(&rel)?
+                    .map(|a| self.index.entry(a))
+                    .transpose()?
+                    .map(|e| (index::vector_key(&e.id), e.ckey)),
+                _ => None,
+            };
+            if let Some(o) = &old {
+                print.remove(&rel, o.size, o.mtime_ns);
+                summary.broken.remove(&rel);
+                summary.racy.remove(&rel);
+            }
+            match change {
+                Change::Upsert { rel, record, stamp } => {
+                    self.index.upsert(&writer, &rel, &record, &stamp)?;
+                    print.add(&rel, stamp.size, stamp.mtime_ns);
+                    summary.note_racy(&rel, stamp.mtime_ns, now_ns());
+                    let key = index::vector_key(&record.id);
+                    let ckey = content_key(record.content());
+                    if old_ckey != Some((key, ckey)) {
+                        to_embed.push((key, ckey, record.content().to_string()));
                     }
-                    Change::Remove { rel } => {
-                        self.index.remove(&writer, &rel);
-                        if let Some(entry) = self.state.files.get(&rel) {
-                            if entry.broken.is_none() {
-                                removed_ids.push(entry.id.clone());
-                            }
-                            // A broken file stays in the state (so it is not re-read)
-                            // only while it exists.
-                            if entry.broken.is_none() || !self.vault.abs(&rel).exists() {
-                                self.state.files.remove(&rel);
-                            }
-                        }
-                    }
+                    batch.insert(
+                        rel,
+                        Some(FileEntry {
+                            size: stamp.size,
+                            mtime_ns: stamp.mtime_ns,
+                            hash: stamp.hash,
+                            id: record.id.clone(),
+                            broken: None,
+                        }),
+                    );
+                }
+                Change::Remove { rel } => {
+                    self.index.remove(&writer, &rel);
+                    batch.insert(rel, None);
+                }
+                Change::Broken { rel, stamp, why } => {
+                    self.index.remove(&writer, &rel);
+                    print.add(&rel, stamp.size, stamp.mtime_ns);
+                    summary.note_racy(&rel, stamp.mtime_ns, now_ns());
+                    let entry = FileEntry {
+                        size: stamp.size,
+                        mtime_ns: stamp.mtime_ns,
+                        hash: stamp.hash,
+                        id: String::new(),
+                        broken: Some(why),
+                    };
+                    summary.broken.insert(rel.clone(), entry.clone());
+                    batch.insert(rel, Some(entry));
                 }
             }
-            writer.commit()?;
-            writer.wait_merging_threads()?;
-            self.index.reload()?;
-            self.state.opstamp = self.index.opstamp()?;
         }
-        let result = self.update_vectors(to_embed, removed_ids, fill_vectors);
-        self.save_state()?;
-        result
+        // Racy files whose window has passed were hashed again by this sync.
+        let now = now_ns();
+        summary
+            .racy
+            .retain(|_, t| *t >= now.saturating_sub(sync::RACY_WINDOW_NS));
+        summary.trim_racy();
+        summary.set_fingerprint(print);
+        summary.schema = index::SCHEMA_VERSION;
+        let (embedded, warnings) = self.append_vectors(&mut summary, to_embed, fill)?;
+        let payload = serde_json::to_string(&summary).expect("summary serialises");
+        self.index.commit(&mut writer, &payload)?;
+        writer.wait_merging_threads()?;
+        self.index.reload()?;
+        self.summary = summary;
+        if fill {
+            self.compact_vectors()?;
+        }
+        Ok((embedded, warnings))
     }
 
-    fn update_vectors(
-        &mut self,
+    /// Embeds and appends rows for `to_embed`; with `fill`, also for every
+    /// record that has no row yet (found by scanning the vector file). Records
+    /// the embedder could not take are counted in `summary.unembedded`.
+    fn append_vectors(
+        &self,
+        summary: &mut Summary,
         mut to_embed: Vec<(u64, u64, String)>,
-        removed_ids: Vec<String>,
         fill: bool,
     ) -> Result<(usize, Vec<String>)> {
         let Some(embedder) = &self.embedder else {
@@ -529,76 +728,86 @@ impl Store {
         };
         let mut warnings = Vec::new();
         let path = self.vault.vectors_path();
-        let old = VectorFile::open(&path).unwrap_or_else(|e| {
+        let name = embedder.name();
+        let file = VectorFile::open(&path).unwrap_or_else(|e| {
             warnings.push(format!("{e}; the vectors are rebuilt"));
             None
         });
-        let name = embedder.name();
-        let old = old.filter(|o| o.header().embedder == name);
-        let existing: HashMap<u64, u64> = old.as_ref().map(VectorFile::keys).unwrap_or_default();
-        let live: HashMap<u64, &str> = self
-            .ids_by_path()
-            .map(|(_, id)| (index::vector_key(id), id))
-            .collect();
-        let remove: HashSet<u64> = removed_ids
-            .iter()
-            .map(|id| index::vector_key(id))
-            .filter(|k| !live.contains_key(k))
-            .collect();
-        to_embed.retain(|(key, hash, _)| existing.get(key) != Some(hash));
-        if fill {
-            // Rows missing for records indexed earlier (an embedder that was down,
-            // or a new embedder): fetch their content from the index.
+        let file = file.filter(|f| f.header().embedder == name);
+        let rebuild = file.is_none() || summary.embedder != name;
+        if rebuild || fill {
+            // Every record whose (key, content) has no row.
+            let rows: HashSet<(u64, u64)> = match (&file, rebuild) {
+                (Some(f), false) => f.pairs().collect(),
+                _ => HashSet::new(),
+            };
             let queued: HashSet<u64> = to_embed.iter().map(|t| t.0).collect();
-            for (key, id) in &live {
-                if existing.contains_key(key) || queued.contains(key) {
+            let keys = self.index.vector_keys(&index::Filter::default())?;
+            for (key, (addr, ckey)) in keys {
+                if queued.contains(&key) || rows.contains(&(key, ckey)) {
                     continue;
                 }
-                if let Some(addr) = self.index.find_id(id, false, 1)?.first() {
-                    let doc = self.index.fetch(*addr)?;
-                    to_embed.push((*key, content_key(&doc.content), doc.content));
-                }
+                let doc = self.index.fetch(addr)?;
+                to_embed.push((key, ckey, doc.content));
             }
+            summary.unembedded = 0;
         }
-        if to_embed.is_empty() && remove.is_empty() {
+        summary.embedder = name.clone();
+        if rebuild {
+            VectorFile::remove(&path)?;
+        }
+        if to_embed.is_empty() {
             return Ok((0, warnings));
         }
         let texts: Vec<String> = to_embed.iter().map(|t| t.2.clone()).collect();
-        let rows: Vec<VectorRow> = if texts.is_empty() {
-            Vec::new()
-        } else {
-            match embedder.embed(&texts) {
-                Ok(vectors) => to_embed
-                    .iter()
-                    .zip(vectors)
-                    .map(|((key, hash, _), vector)| VectorRow {
-                        key: *key,
-                        content_hash: *hash,
-                        vector,
-                    })
-                    .collect(),
-                Err(e) => {
-                    warnings.push(format!(
-                        "{e}; {} record(s) are not embedded yet (recall uses BM25 for them; `engram sync` retries)",
-                        texts.len()
-                    ));
-                    Vec::new()
-                }
+        let rows: Vec<VectorRow> = match embedder.embed(&texts) {
+            Ok(vectors) => to_embed
+                .iter()
+                .zip(vectors)
+                .map(|((key, hash, _), vector)| VectorRow {
+                    key: *key,
+                    content_hash: *hash,
+                    vector,
+                })
+                .collect(),
+            Err(e) => {
+                warnings.push(format!(
+                    "{e}; {} record(s) are not embedded yet (recall uses BM25 for them; `engram sync` retries)",
+                    texts.len()
+                ));
+                summary.unembedded += texts.len() as u64;
+                return Ok((0, warnings));
             }
         };
-        let dim = rows
-            .first()
-            .map(|r| r.vector.len())
-            .or_else(|| old.as_ref().map(|o| o.header().dim));
-        let Some(dim) = dim else {
-            return Ok((0, warnings));
-        };
-        let header = VectorHeader {
-            embedder: name,
-            dim,
-        };
-        VectorFile::write(&path, &header, old.as_ref(), &remove, &rows)?;
+        VectorFile::append(&path, &name, &rows)?;
         Ok((rows.len(), warnings))
+    }
+
+    /// How many records have a live row in `file`.
+    pub fn live_vector_rows(&self, file: &VectorFile) -> Result<usize> {
+        let keys = self.index.vector_keys(&index::Filter::default())?;
+        let live: HashSet<u64> = file
+            .pairs()
+            .filter(|(k, c)| keys.get(k).is_some_and(|(_, ckey)| ckey == c))
+            .map(|(k, _)| k)
+            .collect();
+        Ok(live.len())
+    }
+
+    /// Rewrites the vector file without the rows no record points at, once
+    /// they outnumber the live ones.
+    fn compact_vectors(&self) -> Result<()> {
+        let path = self.vault.vectors_path();
+        let Ok(Some(file)) = VectorFile::open(&path) else {
+            return Ok(());
+        };
+        let live = self.index.num_docs() as usize;
+        if file.len() <= 2 * live + 1024 {
+            return Ok(());
+        }
+        let keys = self.index.vector_keys(&index::Filter::default())?;
+        let keep: HashSet<(u64, u64)> = keys.iter().map(|(k, (_, c))| (*k, *c)).collect();
+        file.rewrite_keeping(&path, &keep)
     }
 
     /// Finds the record an `ID` argument names (see [`RecordRef`]): a full id,
@@ -677,7 +886,8 @@ impl Store {
         }
         let name = naming::with_md(target);
         let mut hits = Vec::new();
-        for (rel, _) in self.ids_by_path() {
+        for listed in self.index.listing()? {
+            let rel = listed.path.as_str();
             let file = rel.rsplit('/').next().unwrap_or(rel);
             if file.eq_ignore_ascii_case(&name) {
                 hits.extend(self.index.find_path(rel)?);
@@ -716,7 +926,54 @@ impl Store {
 /// How many records a lookup fetches; one fewer is named when it is ambiguous.
 const CANDIDATES: usize = 6;
 
-/// Removes every derived file (index, vectors, state); the files stay.
+/// The summary of the index's commit, if it has one made by this version (an
+/// empty index gets an empty summary; an index without one needs a rebuild).
+fn read_summary(index: &TextIndex) -> Result<Option<Summary>> {
+    match index.payload()? {
+        Some(payload) => Ok(serde_json::from_str::<Summary>(&payload)
+            .ok()
+            .filter(|s| s.schema == index::SCHEMA_VERSION)),
+        None if index.num_docs() == 0 => Ok(Some(Summary {
+            schema: index::SCHEMA_VERSION,
+            ..Summary::default()
+        })),
+        None => Ok(None),
+    }
+}
+
+/// Now, in nanoseconds since the epoch (the clock files are stamped with).
+fn now_ns() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as i64)
+}
+
+/// Pairs removed paths with added paths holding the same bytes: renames.
+fn pair_renames(
+    known: &HashMap<String, FileEntry>,
+    missing: &[String],
+    added: &[(String, String)],
+) -> Vec<(String, String)> {
+    let mut by_hash: HashMap<&str, Vec<&str>> = HashMap::new();
+    for rel in missing {
+        if let Some(e) = known.get(rel).filter(|e| !e.hash.is_empty()) {
+            by_hash
+                .entry(e.hash.as_str())
+                .or_default()
+                .push(rel.as_str());
+        }
+    }
+    let mut pairs = Vec::new();
+    for (to, hash) in added {
+        if let Some(from) = by_hash.get_mut(hash.as_str()).and_then(|f| f.pop()) {
+            pairs.push((from.to_string(), to.clone()));
+        }
+    }
+    pairs
+}
+
+/// Removes every derived file (index, vectors, and the state file of earlier
+/// versions); the files stay.
 fn wipe_derived(vault: &Vault) -> Result<()> {
     let index_dir = vault.index_dir();
     if index_dir.exists() {

@@ -1,18 +1,138 @@
 //! The sync diff: which files changed since the index last saw them.
 //!
-//! Pure functions over what the state remembers and what a walk of the vault
+//! Pure functions over what the index remembers and what a walk of the vault
 //! found. Cheap by design: only files whose size or modification time differ are
 //! read and hashed by the caller; a file whose bytes hash the same is unchanged
 //! whatever its mtime. A path that disappeared while a new path appeared with the
 //! same bytes is a rename.
+//!
+//! Cheaper still when nothing changed: every commit of the index carries a
+//! [`Summary`] whose [`Fingerprint`] is an order-free sum of a hash of (path,
+//! size, mtime) over every file it knows. A walk that sums the same over what it
+//! found and gets the same fingerprint has found nothing new, and no per-file
+//! state is read at all.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
 use crate::storage::vault::FoundFile;
 
-/// What the index holds of one file, as remembered in `.engram/state.json`.
+/// How close to a commit a file's mtime may be and still hide a change: a file
+/// rewritten with the same size within one tick of the filesystem clock keeps
+/// its mtime. Such "racy" files are hashed again by the next sync (as git does).
+pub const RACY_WINDOW_NS: i64 = 20_000_000;
+
+/// At most this many racy files are remembered (the newest).
+const RACY_MAX: usize = 1024;
+
+/// An order-free digest of a set of (path, size, mtime): the count and the
+/// wrapping sum of a 128-bit hash of each.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Fingerprint {
+    pub count: u64,
+    pub sum: u128,
+}
+
+impl Fingerprint {
+    fn of(rel: &str, size: u64, mtime_ns: i64) -> u128 {
+        let mut bytes = Vec::with_capacity(rel.len() + 17);
+        bytes.extend_from_slice(rel.as_bytes());
+        bytes.push(0);
+        bytes.extend_from_slice(&size.to_le_bytes());
+        bytes.extend_from_slice(&mtime_ns.to_le_bytes());
+        xxhash_rust::xxh3::xxh3_128(&bytes)
+    }
+
+    pub fn add(&mut self, rel: &str, size: u64, mtime_ns: i64) {
+        self.count += 1;
+        self.sum = self.sum.wrapping_add(Self::of(rel, size, mtime_ns));
+    }
+
+    pub fn remove(&mut self, rel: &str, size: u64, mtime_ns: i64) {
+        self.count = self.count.saturating_sub(1);
+        self.sum = self.sum.wrapping_sub(Self::of(rel, size, mtime_ns));
+    }
+
+    /// Joins the fingerprints of two disjoint sets.
+    pub fn merge(&mut self, other: Fingerprint) {
+        self.count += other.count;
+        self.sum = self.sum.wrapping_add(other.sum);
+    }
+
+    /// The fingerprint of what a walk found.
+    pub fn of_found(found: &[FoundFile]) -> Fingerprint {
+        let mut print = Fingerprint::default();
+        for f in found {
+            print.add(&f.rel, f.size, f.mtime_ns);
+        }
+        print
+    }
+}
+
+/// What a commit of the index says about the files it was made from (stored
+/// as the commit's payload, so it is always the summary of that commit).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Summary {
+    /// The schema and analyzer version that made the index.
+    pub schema: u32,
+    /// Files known (indexed and broken).
+    pub count: u64,
+    /// [`Fingerprint::sum`] of the files known, in hex.
+    pub print: String,
+    /// Files that failed to parse, by path.
+    #[serde(default)]
+    pub broken: BTreeMap<String, FileEntry>,
+    /// Files whose mtime was within [`RACY_WINDOW_NS`] of a commit, with it.
+    #[serde(default)]
+    pub racy: BTreeMap<String, i64>,
+    /// The embedder the vector rows were made by.
+    #[serde(default)]
+    pub embedder: String,
+    /// Records with no vector row yet (the embedder failed).
+    #[serde(default)]
+    pub unembedded: u64,
+}
+
+impl Summary {
+    pub fn fingerprint(&self) -> Fingerprint {
+        Fingerprint {
+            count: self.count,
+            sum: u128::from_str_radix(&self.print, 16).unwrap_or(0),
+        }
+    }
+
+    pub fn set_fingerprint(&mut self, print: Fingerprint) {
+        self.count = print.count;
+        self.print = format!("{:032x}", print.sum);
+    }
+
+    /// Remembers `rel` as racy if its mtime is within the window of `now_ns`;
+    /// forgets it otherwise.
+    pub fn note_racy(&mut self, rel: &str, mtime_ns: i64, now_ns: i64) {
+        if mtime_ns >= now_ns.saturating_sub(RACY_WINDOW_NS) {
+            self.racy.insert(rel.to_string(), mtime_ns);
+        } else {
+            self.racy.remove(rel);
+        }
+    }
+
+    /// Keeps the newest [`RACY_MAX`] racy files.
+    pub fn trim_racy(&mut self) {
+        if self.racy.len() <= RACY_MAX {
+            return;
+        }
+        let mut by_time: Vec<(i64, String)> = std::mem::take(&mut self.racy)
+            .into_iter()
+            .map(|(rel, t)| (t, rel))
+            .collect();
+        by_time.sort_unstable_by(|a, b| b.cmp(a));
+        by_time.truncate(RACY_MAX);
+        self.racy = by_time.into_iter().map(|(t, rel)| (rel, t)).collect();
+    }
+}
+
+/// What the index holds of one file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FileEntry {
     pub size: u64,
@@ -82,31 +202,6 @@ pub fn classify(known: &BTreeMap<String, FileEntry>, rel: &str, hash: &str) -> C
     }
 }
 
-/// Pairs removed paths with added paths holding the same bytes: renames.
-/// Returns (from, to) pairs; each path is used at most once.
-pub fn pair_renames(
-    known: &BTreeMap<String, FileEntry>,
-    missing: &[String],
-    added: &[(String, String)],
-) -> Vec<(String, String)> {
-    let mut by_hash: HashMap<&str, Vec<&str>> = HashMap::new();
-    for rel in missing {
-        if let Some(e) = known.get(rel) {
-            by_hash
-                .entry(e.hash.as_str())
-                .or_default()
-                .push(rel.as_str());
-        }
-    }
-    let mut pairs = Vec::new();
-    for (to, hash) in added {
-        if let Some(from) = by_hash.get_mut(hash.as_str()).and_then(|f| f.pop()) {
-            pairs.push((from.to_string(), to.clone()));
-        }
-    }
-    pairs
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -164,22 +259,5 @@ mod tests {
         assert_eq!(classify(&known, "a.md", "h1"), Checked::Touched);
         assert_eq!(classify(&known, "a.md", "h2"), Checked::Modified);
         assert_eq!(classify(&known, "b.md", "h1"), Checked::Added);
-    }
-
-    #[test]
-    fn same_bytes_at_a_new_path_is_a_rename() {
-        let known = BTreeMap::from([
-            ("old.md".to_string(), entry(3, 10, "h1")),
-            ("other.md".to_string(), entry(3, 10, "h2")),
-        ]);
-        let pairs = pair_renames(
-            &known,
-            &["old.md".into(), "other.md".into()],
-            &[
-                ("new.md".into(), "h1".into()),
-                ("fresh.md".into(), "h9".into()),
-            ],
-        );
-        assert_eq!(pairs, vec![("old.md".to_string(), "new.md".to_string())]);
     }
 }

@@ -294,35 +294,61 @@ impl Vault {
         }
     }
 
-    /// Every markdown file of the vault, outside dot folders, sorted by path.
-    /// Unreadable entries are skipped (and `doctor` reports them). Directory
-    /// listings give the file types; the one `stat` per file that size and mtime
-    /// need runs on a few threads, since that is where the time goes.
+    /// Every markdown file of the vault, outside dot folders, in no particular
+    /// order. Unreadable entries are skipped (and `doctor` reports them).
     pub fn walk(&self) -> Vec<FoundFile> {
-        let mut files: Vec<(String, PathBuf)> = Vec::new();
-        let walker = walkdir::WalkDir::new(&self.root)
-            .follow_links(false)
-            .into_iter()
-            .filter_entry(|e| e.depth() == 0 || !e.file_name().to_string_lossy().starts_with('.'));
-        for entry in walker.flatten() {
-            let is_md = entry.file_type().is_file()
-                && entry
-                    .path()
-                    .extension()
-                    .is_some_and(|e| e.eq_ignore_ascii_case("md"));
-            if !is_md {
+        self.walk_under("")
+    }
+
+    /// [`Vault::walk`] of one folder of the vault (`""` for all of it).
+    ///
+    /// Directory listings give the file types; the one `stat` per file that
+    /// size and mtime need is where the time goes, so the listings are split
+    /// among a few threads, each `stat` relative to its open folder (no path
+    /// lookup from the root).
+    pub fn walk_under(&self, rel_dir: &str) -> Vec<FoundFile> {
+        let start = if rel_dir.is_empty() {
+            self.root.clone()
+        } else {
+            self.abs(rel_dir)
+        };
+        let prefix = if rel_dir.is_empty() {
+            String::new()
+        } else {
+            format!("{}/", rel_dir.trim_end_matches('/'))
+        };
+        // Folders are listed one after the other; the entries of each are
+        // stat-ed in chunks by the threads.
+        let mut entries: Vec<(String, fs::DirEntry)> = Vec::new();
+        let mut folders = vec![(start, prefix)];
+        while let Some((dir, prefix)) = folders.pop() {
+            let Ok(listing) = fs::read_dir(&dir) else {
                 continue;
-            }
-            if let Some(rel) = self.rel_of(entry.path()) {
-                files.push((rel, entry.into_path()));
+            };
+            for entry in listing.flatten() {
+                let Ok(kind) = entry.file_type() else {
+                    continue;
+                };
+                let name = entry.file_name();
+                let Some(name) = name.to_str() else { continue };
+                if kind.is_dir() {
+                    if !name.starts_with('.') {
+                        folders.push((entry.path(), format!("{prefix}{name}/")));
+                    }
+                } else if kind.is_file()
+                    && Path::new(name)
+                        .extension()
+                        .is_some_and(|e| e.eq_ignore_ascii_case("md"))
+                {
+                    entries.push((format!("{prefix}{name}"), entry));
+                }
             }
         }
-        const STATTERS: usize = 4;
-        let stat = |part: &[(String, PathBuf)]| -> Vec<FoundFile> {
+        let stat = |part: &[(String, fs::DirEntry)]| -> Vec<FoundFile> {
             part.iter()
-                .filter_map(|(rel, path)| {
-                    let meta = fs::symlink_metadata(path).ok()?;
-                    Some(FoundFile {
+                .filter_map(|(rel, entry)| {
+                    let meta = entry.metadata().ok()?;
+                    meta.is_file().then(|| FoundFile {
                         rel: rel.clone(),
                         size: meta.len(),
                         mtime_ns: mtime_ns(&meta),
@@ -330,23 +356,21 @@ impl Vault {
                 })
                 .collect()
         };
-        let mut found: Vec<FoundFile> = if files.len() < 512 {
-            stat(&files)
-        } else {
-            let chunk = files.len().div_ceil(STATTERS);
-            std::thread::scope(|scope| {
-                let handles: Vec<_> = files
-                    .chunks(chunk)
-                    .map(|part| scope.spawn(move || stat(part)))
-                    .collect();
-                handles
-                    .into_iter()
-                    .flat_map(|h| h.join().expect("a stat thread panicked"))
-                    .collect()
-            })
-        };
-        found.sort_by(|a, b| a.rel.cmp(&b.rel));
-        found
+        if entries.len() < 2048 {
+            return stat(&entries);
+        }
+        let threads = std::thread::available_parallelism().map_or(2, |n| n.get().clamp(2, 8));
+        let chunk = entries.len().div_ceil(threads);
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = entries
+                .chunks(chunk)
+                .map(|part| scope.spawn(move || stat(part)))
+                .collect();
+            handles
+                .into_iter()
+                .flat_map(|h| h.join().expect("a stat thread panicked"))
+                .collect()
+        })
     }
 
     /// What [`Vault::walk`] passes over that a person may expect among the

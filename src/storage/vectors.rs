@@ -1,13 +1,22 @@
-//! The sidecar vector file: one embedding per record, memory-mapped, searched by
-//! brute-force cosine.
+//! The sidecar vector file: one embedding per record content, memory-mapped,
+//! searched by brute-force cosine over int8 rows.
 //!
-//! Layout (little-endian): the magic `ENGRAMV1`, a `u32` header length, a JSON
+//! Layout (little-endian): the magic `ENGRAMV2`, a `u32` header length, a JSON
 //! header `{"embedder": NAME, "dim": N}` padded to 8 bytes, then fixed-size rows:
-//! `u64` record key ([`crate::storage::index::vector_key`] of the id), `u64` content hash,
-//! `N` × `f32` (L2-normalised, so cosine is a dot product). The file is rewritten
-//! atomically whenever rows change; it is derived and can always be rebuilt.
+//! `u64` record key ([`crate::storage::index::vector_key`] of the id), `u64`
+//! content key ([`content_key`]), an `f32` scale and `N` × `i8` (the
+//! L2-normalised vector divided by the scale, so cosine is a dot product).
+//! A row is 20 + N bytes: 276 for the built-in embedder, a quarter of f32.
+//!
+//! The file only grows: new rows are appended under the vault lock, and a row
+//! counts only while the index has a document with its key *and* content key
+//! (the index is the truth about which rows are live). A torn row at the end
+//! (a killed append) is ignored by readers and cut by the next append. Once the
+//! dead rows outnumber the live ones, [`VectorFile::rewrite_keeping`] writes a
+//! fresh file and renames it over the old one. It is derived and can always be
+//! rebuilt.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::fs::File;
 use std::io::Write;
 use std::path::Path;
@@ -17,7 +26,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 
-const MAGIC: &[u8; 8] = b"ENGRAMV1";
+const MAGIC: &[u8; 8] = b"ENGRAMV2";
+
+/// Bytes of a row before its vector: key, content key, scale.
+const ROW_HEAD: usize = 20;
 
 /// What made the vectors.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -49,6 +61,72 @@ pub fn content_key(content: &str) -> u64 {
     u64::from_le_bytes(d[..8].try_into().expect("8 bytes"))
 }
 
+/// A vector as int8 with its scale (the largest magnitude maps to 127).
+fn quantize(vector: &[f32]) -> (f32, Vec<i8>) {
+    let max = vector.iter().fold(0f32, |m, x| m.max(x.abs()));
+    if max == 0.0 || !max.is_finite() {
+        return (0.0, vec![0; vector.len()]);
+    }
+    let scale = max / 127.0;
+    let q = vector
+        .iter()
+        .map(|x| (x / scale).round().clamp(-127.0, 127.0) as i8)
+        .collect();
+    (scale, q)
+}
+
+/// The query as int16 with its scale, for an integer dot product.
+fn quantize_query(query: &[f32]) -> (f32, Vec<i16>) {
+    let max = query.iter().fold(0f32, |m, x| m.max(x.abs()));
+    if max == 0.0 || !max.is_finite() {
+        return (0.0, vec![0; query.len()]);
+    }
+    let scale = max / 32767.0;
+    let q = query
+        .iter()
+        .map(|x| (x / scale).round().clamp(-32767.0, 32767.0) as i16)
+        .collect();
+    (scale, q)
+}
+
+/// The integer dot product of a row and the query, with the widest
+/// instructions this processor has.
+fn dot(row: &[u8], query: &[i16]) -> i32 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the processor has AVX2, checked just above.
+            return unsafe { dot_avx2(row, query) };
+        }
+    }
+    dot_portable(row, query)
+}
+
+/// [`dot_portable`] compiled for AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn dot_avx2(row: &[u8], query: &[i16]) -> i32 {
+    dot_portable(row, query)
+}
+
+/// Written so that the compiler vectorises it: 16 lanes of i16 × i16 into i32.
+#[inline(always)]
+fn dot_portable(row: &[u8], query: &[i16]) -> i32 {
+    let mut lanes = [0i32; 16];
+    let mut rows = row.chunks_exact(16);
+    let mut qs = query.chunks_exact(16);
+    for (r, q) in (&mut rows).zip(&mut qs) {
+        for i in 0..16 {
+            lanes[i] += i32::from(r[i] as i8) * i32::from(q[i]);
+        }
+    }
+    let mut sum: i32 = lanes.iter().sum();
+    for (r, q) in rows.remainder().iter().zip(qs.remainder()) {
+        sum += i32::from(*r as i8) * i32::from(*q);
+    }
+    sum
+}
+
 impl VectorFile {
     /// Opens the file; `None` when it does not exist.
     pub fn open(path: &Path) -> Result<Option<VectorFile>> {
@@ -57,8 +135,9 @@ impl VectorFile {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(e) => return Err(Error::io(path, e)),
         };
-        // SAFETY: the file is only ever replaced by rename, never written in place,
-        // so the mapped bytes do not change under us.
+        // SAFETY: rows are only ever appended past the mapped length (and a
+        // torn row past every whole one cut), and a rewrite replaces the file
+        // by rename, so the mapped bytes that are read do not change under us.
         let map = unsafe { Mmap::map(&file) }.map_err(|e| Error::io(path, e))?;
         let corrupt = || Error::Index(format!("{} is not a vector file", path.display()));
         if map.len() < 12 || &map[..8] != MAGIC {
@@ -72,17 +151,14 @@ impl VectorFile {
         let header: VectorHeader =
             serde_json::from_slice(&map[12..header_end]).map_err(|_| corrupt())?;
         let data_start = header_end.next_multiple_of(8);
-        let file = VectorFile {
+        if header.dim == 0 || map.len() < data_start {
+            return Err(corrupt());
+        }
+        Ok(Some(VectorFile {
             header,
             map,
             data_start,
-        };
-        if file.header.dim == 0
-            || !(file.map.len().saturating_sub(data_start)).is_multiple_of(file.row_size())
-        {
-            return Err(corrupt());
-        }
-        Ok(Some(file))
+        }))
     }
 
     pub fn header(&self) -> &VectorHeader {
@@ -90,10 +166,10 @@ impl VectorFile {
     }
 
     fn row_size(&self) -> usize {
-        16 + 4 * self.header.dim
+        ROW_HEAD + self.header.dim
     }
 
-    /// Number of rows.
+    /// Number of whole rows (a torn row at the end is not one).
     pub fn len(&self) -> usize {
         (self.map.len() - self.data_start) / self.row_size()
     }
@@ -102,52 +178,47 @@ impl VectorFile {
         self.len() == 0
     }
 
-    fn row(&self, i: usize) -> (u64, u64, &[u8]) {
+    fn row(&self, i: usize) -> (u64, u64, f32, &[u8]) {
         let start = self.data_start + i * self.row_size();
         let row = &self.map[start..start + self.row_size()];
         let key = u64::from_le_bytes(row[..8].try_into().expect("8 bytes"));
         let hash = u64::from_le_bytes(row[8..16].try_into().expect("8 bytes"));
-        (key, hash, &row[16..])
+        let scale = f32::from_le_bytes(row[16..20].try_into().expect("4 bytes"));
+        (key, hash, scale, &row[ROW_HEAD..])
     }
 
-    /// Every row's key and content hash.
-    pub fn keys(&self) -> HashMap<u64, u64> {
-        (0..self.len())
-            .map(|i| {
-                let (k, h, _) = self.row(i);
-                (k, h)
-            })
-            .collect()
+    /// Every row's (key, content key).
+    pub fn pairs(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
+        (0..self.len()).map(|i| {
+            let (k, h, _, _) = self.row(i);
+            (k, h)
+        })
     }
 
-    /// The vector of one row, decoded.
-    fn vector(bytes: &[u8]) -> impl Iterator<Item = f32> + '_ {
-        bytes
-            .chunks_exact(4)
-            .map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")))
-    }
-
-    /// The `limit` rows most similar to `query` among those `allowed` accepts,
-    /// as (cosine, key), best first.
+    /// The `limit` rows most similar to `query` among those `live` accepts (by
+    /// key and content key), as (cosine, key), best first, one per key.
     pub fn search(
         &self,
         query: &[f32],
-        allowed: impl Fn(u64) -> bool,
+        live: impl Fn(u64, u64) -> bool,
         limit: usize,
     ) -> Vec<(f32, u64)> {
         if query.len() != self.header.dim || limit == 0 {
             return Vec::new();
         }
+        let (query_scale, query) = quantize_query(query);
         let mut scored: Vec<(f32, u64)> = Vec::new();
         for i in 0..self.len() {
-            let (key, _, bytes) = self.row(i);
-            if !allowed(key) {
+            let (key, hash, scale, bytes) = self.row(i);
+            if !live(key, hash) {
                 continue;
             }
-            let dot: f32 = Self::vector(bytes).zip(query).map(|(a, b)| a * b).sum();
-            scored.push((dot, key));
+            let cosine = dot(bytes, &query) as f32 * scale * query_scale;
+            scored.push((cosine, key));
         }
         let cmp = |a: &(f32, u64), b: &(f32, u64)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
+        scored.sort_unstable_by(|a, b| a.1.cmp(&b.1).then(cmp(a, b)));
+        scored.dedup_by_key(|s| s.1);
         if scored.len() > limit {
             scored.select_nth_unstable_by(limit - 1, cmp);
             scored.truncate(limit);
@@ -156,17 +227,162 @@ impl VectorFile {
         scored
     }
 
-    /// Writes a new vector file at `path`: the rows of `old` (if its embedder and
-    /// dimension match) minus the keys in `remove` and those in `add`, then `add`.
-    pub fn write(
+    /// The `m` rows most similar to `query` whatever their liveness, as
+    /// (cosine, key, content key), best first, each (key, content key) once.
+    /// The rows are scanned in blocks through a small buffer rather than the
+    /// map, so the file does not count toward the process's memory.
+    pub fn top(&self, path: &Path, query: &[f32], m: usize) -> Result<Vec<(f32, u64, u64)>> {
+        if query.len() != self.header.dim || m == 0 {
+            return Ok(Vec::new());
+        }
+        let file = File::open(path).map_err(|e| Error::io(path, e))?;
+        let (query_scale, query) = quantize_query(query);
+        // Two halves on two threads when there is enough to share.
+        let len = self.len();
+        let parts = if len >= 8192 { 2 } else { 1 };
+        let per_part = len.div_ceil(parts.max(1)).max(1);
+        let scan = |from: usize, to: usize| -> std::io::Result<Vec<(f32, u32)>> {
+            use std::os::unix::fs::FileExt;
+            let row_size = self.row_size();
+            let rows_per_block = ((1 << 19) / row_size).max(1);
+            let mut block = vec![0u8; rows_per_block * row_size];
+            let mut scored = Vec::with_capacity(to - from);
+            let mut row = from;
+            while row < to {
+                let n = rows_per_block.min(to - row);
+                let bytes = &mut block[..n * row_size];
+                file.read_exact_at(bytes, (self.data_start + row * row_size) as u64)?;
+                for (i, r) in bytes.chunks_exact(row_size).enumerate() {
+                    let scale = f32::from_le_bytes(r[16..20].try_into().expect("4 bytes"));
+                    let cosine = dot(&r[ROW_HEAD..], &query) as f32 * scale * query_scale;
+                    scored.push((cosine, (row + i) as u32));
+                }
+                row += n;
+            }
+            Ok(scored)
+        };
+        let mut scored: Vec<(f32, u32)> = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..parts)
+                .map(|p| {
+                    let (from, to) = (p * per_part, ((p + 1) * per_part).min(len));
+                    scope.spawn(move || scan(from, to))
+                })
+                .collect();
+            let mut all = Vec::with_capacity(len);
+            for h in handles {
+                all.extend(h.join().expect("a vector scan thread panicked")?);
+            }
+            Ok::<_, std::io::Error>(all)
+        })
+        .map_err(|e| Error::io(path, e))?;
+        let cmp = |a: &(f32, u32), b: &(f32, u32)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
+        // Copies of one row count once: take a few more than asked.
+        let take = (m * 2).min(scored.len());
+        if take > 0 && scored.len() > take {
+            scored.select_nth_unstable_by(take - 1, cmp);
+            scored.truncate(take);
+        }
+        scored.sort_by(cmp);
+        let mut seen = HashSet::new();
+        let mut out = Vec::with_capacity(m);
+        for (cosine, i) in scored {
+            let (key, hash, _, _) = self.row(i as usize);
+            if seen.insert((key, hash)) {
+                out.push((cosine, key, hash));
+                if out.len() == m {
+                    break;
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Removes the vector file (a new embedder starts afresh).
+    pub fn remove(path: &Path) -> Result<()> {
+        match std::fs::remove_file(path) {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+            Err(e) => Err(Error::io(path, e)),
+        }
+    }
+
+    /// Appends rows made by `embedder`, creating the file when missing. The
+    /// caller holds the vault lock and has removed a file made by another
+    /// embedder or dimension.
+    pub fn append(path: &Path, embedder: &str, rows: &[VectorRow]) -> Result<()> {
+        let Some(dim) = rows.first().map(|r| r.vector.len()) else {
+            return Ok(());
+        };
+        let io = |e| Error::io(path, e);
+        let header = VectorHeader {
+            embedder: embedder.to_string(),
+            dim,
+        };
+        let existing = match VectorFile::open(path) {
+            Ok(Some(f)) if f.header == header => Some(f.data_start + f.len() * f.row_size()),
+            Ok(None) => None,
+            // Another embedder or dimension, or garbage: start afresh.
+            Ok(Some(_)) | Err(_) => {
+                VectorFile::remove(path)?;
+                None
+            }
+        };
+        let end = match existing {
+            Some(end) => end,
+            None => {
+                VectorFile::rewrite(path, &header, |_| Ok(()))?;
+                VectorFile::open(path)?
+                    .map(|f| f.data_start)
+                    .ok_or_else(|| Error::Index("the vector file vanished".into()))?
+            }
+        };
+        let mut file = std::fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .map_err(io)?;
+        // Cut a torn row left by a killed append.
+        file.set_len(end as u64).map_err(io)?;
+        let mut out = std::io::BufWriter::new(&mut file);
+        use std::io::Seek;
+        out.seek(std::io::SeekFrom::Start(end as u64)).map_err(io)?;
+        for row in rows {
+            if row.vector.len() != dim {
+                return Err(Error::Index(format!(
+                    "an embedding has {} dimensions where the vector file has {dim}",
+                    row.vector.len(),
+                )));
+            }
+            write_row(&mut out, row.key, row.content_hash, &row.vector).map_err(io)?;
+        }
+        out.flush().map_err(io)?;
+        drop(out);
+        file.sync_data().map_err(io)?;
+        Ok(())
+    }
+
+    /// Writes a new file at `path` holding only the rows whose (key, content
+    /// key) is in `keep` (once each), renamed over the old one.
+    pub fn rewrite_keeping(&self, path: &Path, keep: &HashSet<(u64, u64)>) -> Result<()> {
+        let mut written: HashSet<(u64, u64)> = HashSet::with_capacity(keep.len());
+        VectorFile::rewrite(path, &self.header, |out| {
+            for i in (0..self.len()).rev() {
+                let (key, hash, _, _) = self.row(i);
+                if keep.contains(&(key, hash)) && written.insert((key, hash)) {
+                    let start = self.data_start + i * self.row_size();
+                    out.write_all(&self.map[start..start + self.row_size()])?;
+                }
+            }
+            Ok(())
+        })
+    }
+
+    /// Writes a file with `header` and the rows `body` writes, atomically.
+    fn rewrite(
         path: &Path,
         header: &VectorHeader,
-        old: Option<&VectorFile>,
-        remove: &HashSet<u64>,
-        add: &[VectorRow],
+        body: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
     ) -> Result<()> {
         let io = |e| Error::io(path, e);
-        let replaced: HashSet<u64> = add.iter().map(|r| r.key).collect();
         let dir = path.parent().unwrap_or(Path::new("."));
         let mut tmp = crate::storage::vault::temp_in(dir).map_err(io)?;
         {
@@ -178,37 +394,22 @@ impl VectorFile {
             out.write_all(&json).map_err(io)?;
             let pad = (12 + json.len()).next_multiple_of(8) - (12 + json.len());
             out.write_all(&[0u8; 8][..pad]).map_err(io)?;
-            if let Some(old) = old.filter(|o| o.header == *header) {
-                for i in 0..old.len() {
-                    let (key, _, _) = old.row(i);
-                    if remove.contains(&key) || replaced.contains(&key) {
-                        continue;
-                    }
-                    let start = old.data_start + i * old.row_size();
-                    out.write_all(&old.map[start..start + old.row_size()])
-                        .map_err(io)?;
-                }
-            }
-            for row in add {
-                if row.vector.len() != header.dim {
-                    return Err(Error::Index(format!(
-                        "an embedding has {} dimensions where the vector file has {}",
-                        row.vector.len(),
-                        header.dim
-                    )));
-                }
-                out.write_all(&row.key.to_le_bytes()).map_err(io)?;
-                out.write_all(&row.content_hash.to_le_bytes()).map_err(io)?;
-                for x in &row.vector {
-                    out.write_all(&x.to_le_bytes()).map_err(io)?;
-                }
-            }
+            body(&mut out).map_err(io)?;
             out.flush().map_err(io)?;
         }
         tmp.as_file().sync_all().map_err(io)?;
         tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
         Ok(())
     }
+}
+
+fn write_row(out: &mut impl Write, key: u64, hash: u64, vector: &[f32]) -> std::io::Result<()> {
+    let (scale, q) = quantize(vector);
+    out.write_all(&key.to_le_bytes())?;
+    out.write_all(&hash.to_le_bytes())?;
+    out.write_all(&scale.to_le_bytes())?;
+    let bytes: Vec<u8> = q.iter().map(|x| *x as u8).collect();
+    out.write_all(&bytes)
 }
 
 #[cfg(test)]
@@ -227,90 +428,73 @@ mod tests {
     }
 
     #[test]
-    fn write_open_search_round_trip() {
+    fn append_open_search_round_trip() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("v.bin");
-        let header = VectorHeader {
-            embedder: "test".into(),
-            dim: 3,
-        };
-        VectorFile::write(
+        VectorFile::append(
             &path,
-            &header,
-            None,
-            &HashSet::new(),
-            &[
-                row(1, &[1.0, 0.0, 0.0]),
-                row(2, &[0.0, 1.0, 0.0]),
-                row(3, &[0.7, 0.7, 0.0]),
-            ],
+            "test",
+            &[row(1, &[1.0, 0.0, 0.0]), row(2, &[0.0, 1.0, 0.0])],
         )
         .unwrap();
+        VectorFile::append(&path, "test", &[row(3, &[0.7, 0.7, 0.0])]).unwrap();
         let file = VectorFile::open(&path).unwrap().unwrap();
         assert_eq!(file.len(), 3);
-        assert_eq!(file.header(), &header);
-        let hits = file.search(&[1.0, 0.0, 0.0], |_| true, 2);
+        assert_eq!(file.header().dim, 3);
+        let hits = file.search(&[1.0, 0.0, 0.0], |_, _| true, 2);
         assert_eq!(hits.iter().map(|h| h.1).collect::<Vec<_>>(), vec![1, 3]);
-        // The filter runs before ranking.
-        let hits = file.search(&[1.0, 0.0, 0.0], |k| k == 2, 2);
+        assert!((hits[0].0 - 1.0).abs() < 0.01, "{hits:?}");
+        assert!((hits[1].0 - std::f32::consts::FRAC_1_SQRT_2).abs() < 0.01);
+        // Liveness runs before ranking.
+        let hits = file.search(&[1.0, 0.0, 0.0], |k, _| k == 2, 2);
         assert_eq!(hits.iter().map(|h| h.1).collect::<Vec<_>>(), vec![2]);
-        assert_eq!(file.keys()[&2], 20);
     }
 
     #[test]
-    fn rewrite_replaces_and_removes_rows() {
+    fn a_stale_row_is_not_live_and_duplicates_count_once() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("v.bin");
-        let header = VectorHeader {
-            embedder: "test".into(),
-            dim: 2,
-        };
-        VectorFile::write(
-            &path,
-            &header,
-            None,
-            &HashSet::new(),
-            &[row(1, &[1.0, 0.0]), row(2, &[0.0, 1.0])],
-        )
-        .unwrap();
-        let old = VectorFile::open(&path).unwrap().unwrap();
-        VectorFile::write(
-            &path,
-            &header,
-            Some(&old),
-            &HashSet::from([2]),
-            &[row(1, &[0.0, 1.0]), row(4, &[1.0, 1.0])],
-        )
-        .unwrap();
+        // Key 1's content changed: its old row (content key 10) is dead.
+        let mut new = row(1, &[0.0, 1.0]);
+        new.content_hash = 11;
+        VectorFile::append(&path, "test", &[row(1, &[1.0, 0.0]), new.clone()]).unwrap();
+        VectorFile::append(&path, "test", &[new]).unwrap();
         let file = VectorFile::open(&path).unwrap().unwrap();
-        let mut keys: Vec<u64> = file.keys().into_keys().collect();
-        keys.sort();
-        assert_eq!(keys, vec![1, 4]);
-        assert_eq!(file.search(&[0.0, 1.0], |_| true, 1)[0].1, 1);
+        let hits = file.search(&[1.0, 0.0], |k, c| k == 1 && c == 11, 5);
+        assert_eq!(hits.len(), 1);
+        assert!(
+            hits[0].0.abs() < 0.01,
+            "the live row is the new one: {hits:?}"
+        );
+        file.rewrite_keeping(&path, &HashSet::from([(1, 11)]))
+            .unwrap();
+        let file = VectorFile::open(&path).unwrap().unwrap();
+        assert_eq!(file.pairs().collect::<Vec<_>>(), vec![(1, 11)]);
     }
 
     #[test]
-    fn a_different_embedder_drops_old_rows() {
+    fn a_torn_row_is_ignored_then_cut() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("v.bin");
-        let a = VectorHeader {
-            embedder: "a".into(),
-            dim: 2,
-        };
-        VectorFile::write(&path, &a, None, &HashSet::new(), &[row(1, &[1.0, 0.0])]).unwrap();
-        let old = VectorFile::open(&path).unwrap().unwrap();
-        let b = VectorHeader {
-            embedder: "b".into(),
-            dim: 2,
-        };
-        VectorFile::write(
-            &path,
-            &b,
-            Some(&old),
-            &HashSet::new(),
-            &[row(2, &[1.0, 0.0])],
-        )
-        .unwrap();
+        VectorFile::append(&path, "test", &[row(1, &[1.0, 0.0])]).unwrap();
+        let mut f = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .unwrap();
+        f.write_all(&[7u8; 9]).unwrap();
+        drop(f);
+        assert_eq!(VectorFile::open(&path).unwrap().unwrap().len(), 1);
+        VectorFile::append(&path, "test", &[row(2, &[0.0, 1.0])]).unwrap();
+        let file = VectorFile::open(&path).unwrap().unwrap();
+        assert_eq!(file.pairs().collect::<Vec<_>>(), vec![(1, 10), (2, 20)]);
+    }
+
+    #[test]
+    fn a_different_embedder_starts_afresh() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v.bin");
+        VectorFile::append(&path, "a", &[row(1, &[1.0, 0.0])]).unwrap();
+        VectorFile::append(&path, "b", &[row(2, &[1.0, 0.0, 0.0])]).unwrap();
         let file = VectorFile::open(&path).unwrap().unwrap();
         assert_eq!(file.len(), 1);
         assert_eq!(file.header().embedder, "b");

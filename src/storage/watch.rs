@@ -28,7 +28,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::clock;
 use crate::error::{Error, Result};
-use crate::storage::store::{Store, SyncReport};
+use crate::storage::feed::{self, Feed, Pending};
+use crate::storage::store::{NoProgress, Store, SyncReport};
 use crate::storage::vault::{self, Vault};
 
 /// How often a running watcher refreshes its heartbeat.
@@ -203,23 +204,41 @@ pub struct Watch {
     rx: Receiver<Signal>,
     /// The last sync failed: open the store afresh before the next one.
     reopen: bool,
+    /// What changed, for this sync loop and for other commands.
+    feed: Feed,
     _watcher: notify::RecommendedWatcher,
+}
+
+impl Drop for Watch {
+    fn drop(&mut self) {
+        Feed::close(self.store.vault());
+    }
 }
 
 impl Watch {
     /// Starts watching the store's vault (recursively). Events are queued from
     /// now on; nothing is synced until [`Watch::run`].
     pub fn start(store: Store) -> Result<Watch> {
+        let mut store = store;
+        store.ask_watcher(false);
         let root = store.vault().root().to_path_buf();
+        let feed = Feed::new(store.vault());
+        fs::create_dir_all(feed::cookie_dir(store.vault()))
+            .map_err(|e| Error::io(feed::cookie_dir(store.vault()), e))?;
         let (tx, rx) = mpsc::channel();
         let events = tx.clone();
+        let noted = feed.clone();
         let mut watcher = notify::recommended_watcher(move |e| {
+            noted.note(&e);
             let _ = events.send(Signal::Fs(e));
         })
         .map_err(|e| notify_error(&root, e))?;
         watcher
             .watch(&root, RecursiveMode::Recursive)
             .map_err(|e| notify_error(&root, e))?;
+        // Only once every change is noted may commands be told what changed.
+        feed.serve(store.vault())
+            .map_err(|e| Error::io(feed::socket_path(store.vault()), e))?;
         Ok(Watch {
             root_id: folder_id(&root),
             store,
@@ -227,6 +246,7 @@ impl Watch {
             tx,
             rx,
             reopen: false,
+            feed,
             _watcher: watcher,
         })
     }
@@ -311,7 +331,8 @@ impl Watch {
             // After a failure (e.g. `.engram/` deleted, which it may be at any
             // time), open the derived state afresh, as any command would.
             match Vault::open(self.root.clone(), false).and_then(|v| Store::open(v, None)) {
-                Ok(store) => {
+                Ok(mut store) => {
+                    store.ask_watcher(false);
                     self.store = store;
                     self.reopen = false;
                 }
@@ -321,7 +342,23 @@ impl Watch {
                 }
             }
         }
-        let result = self.store.sync();
+        let (pending, seq) = self.feed.pending();
+        let result = match &pending {
+            Pending::Nothing => return true,
+            Pending::Walk => self
+                .store
+                .vault()
+                .lock()
+                .and_then(|lock| self.store.sync_locked(&lock, &NoProgress)),
+            Pending::Paths(paths) => self
+                .store
+                .vault()
+                .lock()
+                .and_then(|lock| self.store.sync_paths(&lock, paths)),
+        };
+        if result.is_ok() {
+            self.feed.synced(&pending, seq);
+        }
         self.reopen = result.is_err();
         on_batch(&result);
         result.is_ok()

@@ -394,25 +394,23 @@ fn forget_a_hand_note_keeps_its_text() {
 }
 
 #[test]
-fn index_and_state_can_be_deleted_and_rebuilt() {
+fn index_and_vectors_can_be_deleted_and_rebuilt() {
     let env = Env::init();
     for i in 0..5 {
         env.capture(&format!("Rebuild marker number {i} about lighthouses"), &[]);
     }
     assert_eq!(env.recall("lighthouses", &[]).len(), 5);
-    // Index and state gone.
+    // Index and vectors gone.
     std::fs::remove_dir_all(env.path(".engram/index")).unwrap();
-    std::fs::remove_file(env.path(".engram/state.json")).unwrap();
+    std::fs::remove_file(env.path(".engram/vectors.bin")).unwrap();
     assert_eq!(env.recall("lighthouses", &[]).len(), 5);
     // Only the index gone.
     std::fs::remove_dir_all(env.path(".engram/index")).unwrap();
     assert_eq!(env.recall("lighthouses", &[]).len(), 5);
-    // Only the state gone.
-    std::fs::remove_file(env.path(".engram/state.json")).unwrap();
-    assert_eq!(env.list(&[]).len(), 5);
-    // Garbage in both.
+    // A state file like the one earlier versions kept is ignored.
     std::fs::write(env.path(".engram/state.json"), "{ not json").unwrap();
-    assert_eq!(env.recall("lighthouses", &[]).len(), 5);
+    assert_eq!(env.list(&[]).len(), 5);
+    // Garbage in the index.
     std::fs::write(env.path(".engram/index/meta.json"), "garbage").unwrap();
     assert_eq!(env.recall("lighthouses", &[]).len(), 5);
     // The whole .engram/ folder but the config.

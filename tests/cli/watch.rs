@@ -1,7 +1,8 @@
 //! `engram watch`: a child process keeps the index live while this test (a
 //! second process) changes files the ways editors, people and git do. While the
-//! watcher runs, `list` skips its own sync, so what `list` shows is the
-//! watcher's doing. Every wait is bounded.
+//! watcher runs, `list` asks it what changed instead of walking the vault, so
+//! what `list` shows depends on the watcher's change feed. Every wait is
+//! bounded.
 
 use std::fs;
 use std::path::Path;
@@ -259,35 +260,87 @@ fn a_second_watcher_on_the_same_vault_is_refused() {
     assert!(second.log().contains("already running"), "{}", second.log());
 }
 
+/// The content of the one record `list` shows.
+fn only_content(env: &Env) -> String {
+    let listed = listed(env);
+    assert_eq!(listed.len(), 1, "{listed:?}");
+    listed[0].1.clone()
+}
+
+/// Rewrites the body of a record file in place (same inode) or by writing a
+/// temporary file and renaming it over the note, as editors save.
+fn save(path: &Path, body: &str, by_rename: bool) {
+    let text = fs::read_to_string(path).unwrap();
+    let end = text.rfind("---\n").unwrap() + 4;
+    let new = format!("{}{body}\n", &text[..end]);
+    if by_rename {
+        let tmp = path.with_extension("md.tmp");
+        fs::write(&tmp, new).unwrap();
+        fs::rename(&tmp, path).unwrap();
+    } else {
+        fs::write(path, new).unwrap();
+    }
+}
+
 #[test]
-fn commands_skip_their_sync_only_while_a_watcher_is_live() {
+fn an_edit_saved_just_before_a_command_is_seen_with_or_without_a_watcher() {
     let env = Env::init();
-    env.capture("synced before", &[]);
-    // A watch file naming a live process (this test) with a fresh heartbeat.
-    let file = env.path(".engram/watch.json");
-    fs::write(
-        &file,
-        format!(
-            "{{\"pid\":{},\"started\":\"2026-11-20T09:12:44Z\"}}",
-            std::process::id()
-        ),
-    )
-    .unwrap();
-    env.write("by-hand.md", "written while a watcher is said to run\n");
-    assert_eq!(
-        env.list(&[]).len(),
-        1,
-        "the live watcher's job: list skips sync"
+    env.capture("The ferry leaves at nine", &[]);
+    let rel = listed(&env)[0].0.clone();
+    let path = env.path(&rel);
+    for watching in [false, true] {
+        let mut watcher = watching.then(|| Watcher::start(&env));
+        if watching {
+            let up = wait_until(LIMIT, || env.path(".engram/watch.sock").exists());
+            assert!(up, "no feed socket");
+        }
+        for round in 0..12 {
+            // Same length every round: only the bytes differ, often within
+            // one tick of the file clock.
+            let body = format!("Ferry leaves at {round:02}:{} sharp", u8::from(watching));
+            save(&path, &body, round % 2 == 1);
+            assert_eq!(
+                only_content(&env),
+                body,
+                "round {round}, watcher {watching}, by rename {}",
+                round % 2 == 1
+            );
+            if let Some(w) = watcher.as_mut() {
+                w.exited();
+            }
+        }
+        // A note made and one removed, seen at once too.
+        env.write("made/now.md", "made just now\n");
+        assert_eq!(listed(&env).len(), 2);
+        fs::remove_file(env.path("made/now.md")).unwrap();
+        assert_eq!(listed(&env).len(), 1);
+        if let Some(mut w) = watcher {
+            assert!(w.interrupt().success(), "{}", w.log());
+        }
+    }
+}
+
+#[test]
+fn a_killed_watcher_leaves_commands_walking_the_vault() {
+    let env = Env::init();
+    env.capture("Written before the watcher died", &[]);
+    let mut w = Watcher::start(&env);
+    assert!(wait_until(LIMIT, || env
+        .path(".engram/watch.sock")
+        .exists()));
+    let pid = w.child.as_ref().unwrap().id().to_string();
+    assert!(
+        Command::new("kill")
+            .args(["-KILL", &pid])
+            .status()
+            .unwrap()
+            .success()
     );
-    // An old heartbeat: the watcher is gone, commands sync again.
-    let old = std::time::SystemTime::now() - Duration::from_secs(60);
-    fs::File::options()
-        .write(true)
-        .open(&file)
-        .unwrap()
-        .set_modified(old)
-        .unwrap();
-    assert_eq!(env.list(&[]).len(), 2, "a stale watch file is ignored");
+    w.wait_exit();
+    // Its socket and watch file are left behind; nobody answers.
+    assert!(env.path(".engram/watch.sock").exists());
+    env.write("by-hand.md", "written after the watcher died\n");
+    assert_eq!(listed(&env).len(), 2, "a dead watcher's socket is ignored");
 }
 
 #[test]

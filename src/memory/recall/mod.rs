@@ -112,43 +112,37 @@ pub fn recall(store: &Store, request: &RecallRequest) -> Result<RecallOutcome> {
     };
     let index = store.index();
     let mut predecessors = Predecessors::new(store, &request.filter);
-    let bm25: Vec<(DocAddress, f32)> = if mode == Mode::Vector {
-        Vec::new()
-    } else {
-        let pool = if cfg.context_weight > 0.0 {
-            candidates * 4
+    // The cosine scan (the embedder's first use and a pass over every vector
+    // row) runs on a thread of its own while BM25 ranks on this one.
+    let (bm25, cosine) = std::thread::scope(|scope| {
+        let cosine = (mode != Mode::Bm25)
+            .then(|| scope.spawn(|| vector_candidates(store, query, &request.filter, candidates)));
+        let bm25 = if mode == Mode::Vector {
+            Ok(Vec::new())
         } else {
-            candidates
+            bm25_candidates(store, query, request, candidates, &mut predecessors)
         };
-        let mut list: Vec<(DocAddress, f32)> = index
-            .search(query, &request.filter, pool)?
-            .into_iter()
-            .map(|(s, a)| (a, s))
-            .collect();
-        if cfg.context_weight > 0.0 {
-            let scores: HashMap<DocAddress, f32> = list.iter().copied().collect();
-            list = predecessors.boost(&list, &scores, cfg.context_weight as f32)?;
-        }
-        list.truncate(candidates);
-        list
-    };
-    let mut cosine: Vec<(DocAddress, f32)> = Vec::new();
+        let cosine = cosine.map(|h| h.join().expect("the vector scan panicked"));
+        (bm25, cosine)
+    });
+    let bm25 = bm25?;
+    let mut cosine_hits: Vec<(DocAddress, f32)> = Vec::new();
     let mut mode_used = mode;
-    if mode != Mode::Bm25 {
-        // Session context is for BM25 only: cosine is positive for nearly every
-        // pair, so propagating it lifts every turn that has a predecessor
-        // (measured on LoCoMo: hybrid R@5 fell from 0.59 to 0.50).
-        match vector_candidates(store, query, &request.filter, candidates) {
-            Ok(c) => cosine = c,
-            Err(e) if mode == Mode::Hybrid => {
-                outcome
-                    .warnings
-                    .push(format!("{e}; recall used BM25 alone"));
-                mode_used = Mode::Bm25;
-            }
-            Err(e) => return Err(e),
+    // Session context is for BM25 only: cosine is positive for nearly every
+    // pair, so propagating it lifts every turn that has a predecessor
+    // (measured on LoCoMo: hybrid R@5 fell from 0.59 to 0.50).
+    match cosine {
+        None => {}
+        Some(Ok(c)) => cosine_hits = c,
+        Some(Err(e)) if mode == Mode::Hybrid => {
+            outcome
+                .warnings
+                .push(format!("{e}; recall used BM25 alone"));
+            mode_used = Mode::Bm25;
         }
+        Some(Err(e)) => return Err(e),
     }
+    let cosine = cosine_hits;
     let (fused, fusion_name) = match (mode_used, cfg.fusion.as_str()) {
         (Mode::Bm25, _) => (fusion::weighted(&[&bm25], &[1.0]), "bm25"),
         (Mode::Vector, _) => (fusion::weighted(&[&cosine], &[1.0]), "cosine"),
@@ -194,6 +188,34 @@ pub fn recall(store: &Store, request: &RecallRequest) -> Result<RecallOutcome> {
     Ok(outcome)
 }
 
+/// The BM25 candidates, lifted by their session context when configured.
+fn bm25_candidates(
+    store: &Store,
+    query: &str,
+    request: &RecallRequest,
+    candidates: usize,
+    predecessors: &mut Predecessors,
+) -> Result<Vec<(DocAddress, f32)>> {
+    let cfg = &store.vault().config().recall;
+    let pool = if cfg.context_weight > 0.0 {
+        candidates * 4
+    } else {
+        candidates
+    };
+    let mut list: Vec<(DocAddress, f32)> = store
+        .index()
+        .search(query, &request.filter, pool)?
+        .into_iter()
+        .map(|(s, a)| (a, s))
+        .collect();
+    if cfg.context_weight > 0.0 {
+        let scores: HashMap<DocAddress, f32> = list.iter().copied().collect();
+        list = predecessors.boost(&list, &scores, cfg.context_weight as f32)?;
+    }
+    list.truncate(candidates);
+    Ok(list)
+}
+
 fn vector_candidates(
     store: &Store,
     query: &str,
@@ -215,11 +237,33 @@ fn vector_candidates(
         .embed(&[query.to_string()])?
         .pop()
         .ok_or_else(|| Error::Index("the embedder returned no vector".into()))?;
-    let allowed = store.index().vector_keys(filter)?;
+    // The best rows first, then which of them are live and pass the filter;
+    // only when too few do, every live key is listed and the scan repeated.
+    let m = (limit * 2).max(64);
+    let top = file.top(&store.vault().vectors_path(), &vector, m)?;
+    let keys: Vec<u64> = top.iter().map(|t| t.1).collect();
+    let live = store.index().vector_docs(filter, &keys)?;
+    let hits: Vec<(DocAddress, f32)> = top
+        .iter()
+        .filter_map(|(score, key, ckey)| {
+            live.get(key)
+                .filter(|(_, c)| c == ckey)
+                .map(|(a, _)| (*a, *score))
+        })
+        .take(limit)
+        .collect();
+    if hits.len() >= limit || top.len() < m {
+        return Ok(hits);
+    }
+    let live = store.index().vector_keys(filter)?;
     Ok(file
-        .search(&vector, |k| allowed.contains_key(&k), limit)
+        .search(
+            &vector,
+            |k, c| live.get(&k).is_some_and(|(_, ckey)| *ckey == c),
+            limit,
+        )
         .into_iter()
-        .filter_map(|(score, key)| allowed.get(&key).map(|a| (*a, score)))
+        .filter_map(|(score, key)| live.get(&key).map(|(a, _)| (*a, score)))
         .collect())
 }
 

@@ -3,7 +3,7 @@
 use crate::error::Result;
 
 /// Something that embeds texts.
-pub trait Embedder {
+pub trait Embedder: Send + Sync {
     /// A name that identifies the model; a vector file made by another name is
     /// re-embedded.
     fn name(&self) -> String;
