@@ -6,6 +6,7 @@
 #   bash benches/scale.sh [SIZES...]        (default: 1000 10000 100000)
 #   ENGRAM_BIN=path/to/engram bash benches/scale.sh 100000   (another build)
 #   QUERIES=20 RUNS=3 bash benches/scale.sh 100000           (fewer queries)
+#   SKIP_QMD=1 bash benches/scale.sh                          (leave qmd out)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SIZES=${*:-1000 10000 100000}
@@ -39,13 +40,13 @@ for _ in range(int(sys.argv[1])):
 PY
 
 # hyperfine over every query: one command per query, RUNS runs each; prints
-# "median p90" in ms over all runs of all queries.
+# "median p90" in ms over all runs of all queries. `rg` and qmd exit 1 when
+# nothing matches, so they are run with -i.
 over_queries() { # name template(with {q}) [extra hyperfine args]
   local name=$1 template=$2; shift 2
   local cmds=()
   while read -r q; do cmds+=("${template//\{q\}/$q}"); done < "$WORK/queries.txt"
-  hyperfine -N --warmup 1 --runs "$RUNS" --export-json "$WORK/$name.json" "$@" "${cmds[@]}" >/dev/null 2>&1 \
-    || hyperfine --warmup 1 --runs "$RUNS" -i --export-json "$WORK/$name.json" "$@" "${cmds[@]}" >/dev/null 2>&1
+  hyperfine -N --warmup 1 --runs "$RUNS" --export-json "$WORK/$name.json" "$@" "${cmds[@]}" >/dev/null 2>&1
   python3 - "$WORK/$name.json" <<'PY'
 import json, sys
 times = sorted(t for r in json.load(open(sys.argv[1]))["results"] for t in r["times"])
@@ -79,24 +80,19 @@ for N in $SIZES; do
   "$E" --vault "$V" -q sync
   DIRS="$V/episodic $V/semantic"
   read -r rec_med rec_p90 < <(over_queries "recall$N" "$E --vault $V recall '{q}' -k 10 --json")
-  read -r rg_med rg_p90 < <(over_queries "rg$N" "rg -i -l -F '{q}' $DIRS")
+  read -r rg_med rg_p90 < <(over_queries "rg$N" "rg -i -l -F '{q}' $DIRS" -i)
   recall_rss=$(rss "$E" --vault "$V" recall "sourdough bread" -k 10 --json)
   sync_med=$(one "sync$N" "$E --vault $V -q sync")
   find_med=$(one "find$N" "find $V -name '*.md' -newer $V/.engram/config.yaml")
   sync_rss=$(rss "$E" --vault "$V" -q sync)
   # A sync after one edit (a different file each run).
-  first=$(find "$V/episodic" -name '*.md' | head -1)
+  first=$(find "$V/episodic" -name '*.md' -print -quit)
   hyperfine -N --warmup 1 --runs $((RUNS * 3)) --export-json "$WORK/edit$N.json" \
     --prepare "sh -c 'echo \" edited\" >> $first'" "$E --vault $V -q sync" >/dev/null 2>&1
   edit_med=$(python3 -c "import json,sys; print(f\"{json.load(open(sys.argv[1]))['results'][0]['median']*1000:.1f}\")" "$WORK/edit$N.json")
-  # Extracting captures (distinct sentences, so each one writes).
-  python3 - "$WORK/sent$N.txt" <<'PY'
-import sys
-with open(sys.argv[1], "w") as f:
-    for i in range(40):
-        f.write(f"I moved to city number {i} last spring and my neighbour Ana{i} teaches violin.\n")
-PY
-  hyperfine -N --warmup 1 --runs $((RUNS * 5)) --export-json "$WORK/cap$N.json" \
+  # Extracting captures: one run of each of RUNS*5 distinct sentences, so
+  # each one writes.
+  hyperfine -N --warmup 0 --runs 1 --export-json "$WORK/cap$N.json" \
     --parameter-list i $(seq -s, 0 $((RUNS * 5 - 1))) \
     "$E --vault $V -q capture 'I moved to city number {i} last spring and my neighbour Ana{i} teaches violin'" >/dev/null 2>&1 || true
   cap_med=$(python3 - "$WORK/cap$N.json" <<'PY' 2>/dev/null || echo "n/a"
@@ -115,7 +111,7 @@ PY
   read -r w_med w_p90 < <(over_queries "wrecall$N" "$E --vault $V recall '{q}' -k 10 --json")
   w_rss=$(rss "$E" --vault "$V" recall "sourdough bread" -k 10 --json)
   w_sync=$(one "wsync$N" "$E --vault $V -q sync")
-  hyperfine -N --warmup 1 --runs $((RUNS * 5)) --export-json "$WORK/wcap$N.json" \
+  hyperfine -N --warmup 0 --runs 1 --export-json "$WORK/wcap$N.json" \
     --parameter-list i $(seq -s, 100 $((100 + RUNS * 5 - 1))) \
     "$E --vault $V -q capture 'I moved to city number {i} last spring and my neighbour Ana{i} teaches violin'" >/dev/null 2>&1 || true
   wcap_med=$(python3 - "$WORK/wcap$N.json" <<'PY' 2>/dev/null || echo "n/a"
@@ -127,10 +123,10 @@ PY
   kill "$WATCH_PID"; wait "$WATCH_PID" 2>/dev/null || true; WATCH_PID=
   # qmd, when installed: its own index of the same files.
   q_med=n/a; q_p90=n/a
-  if command -v qmd >/dev/null; then
+  if [ -z "${SKIP_QMD:-}" ] && command -v qmd >/dev/null; then
     export XDG_CACHE_HOME=$WORK/qmd-cache XDG_CONFIG_HOME=$WORK/qmd-config
     if qmd collection add "$V" --name "bench$N" >/dev/null 2>&1 && qmd update >/dev/null 2>&1; then
-      read -r q_med q_p90 < <(over_queries "qmd$N" "qmd search '{q}' -n 10 --json")
+      read -r q_med q_p90 < <(over_queries "qmd$N" "qmd search '{q}' -n 10 --json" -i)
     fi
     unset XDG_CACHE_HOME XDG_CONFIG_HOME
   fi

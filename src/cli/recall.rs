@@ -15,8 +15,8 @@ use crate::storage::git::Repo;
 
 pub fn run(ctx: &Context, args: RecallArgs, now: Timestamp) -> anyhow::Result<ExitCode> {
     let filter = args.filter.to_filter(now)?;
-    let store = ctx.open_synced()?;
-    let cfg = &store.vault().config().recall;
+    let mut store = ctx.open_store()?;
+    let cfg = &store.vault().config().recall.clone();
     let mode = match args.mode {
         Some(ModeArg::Hybrid) => Mode::Hybrid,
         Some(ModeArg::Bm25) => Mode::Bm25,
@@ -41,7 +41,9 @@ pub fn run(ctx: &Context, args: RecallArgs, now: Timestamp) -> anyhow::Result<Ex
         // The prompt block removes duplicates itself, in its own section order.
         one_per_statement: args.format != Format::Context,
     };
-    let outcome = recall::recall(&store, &request)?;
+    // The search runs while the vault is compared with the index.
+    let (report, outcome) = store.sync_while(|s| recall::recall(s, &request))?;
+    ctx.out.sync_warnings(&report);
     for w in &outcome.warnings {
         ctx.out.warn(w);
     }

@@ -179,7 +179,7 @@ impl Feed {
                 }
                 continue;
             }
-            if !crate::storage::watch::relevant_path(&self.root, path) {
+            if !relevant_path(&self.root, path) {
                 continue;
             }
             match path.strip_prefix(&self.root).ok().and_then(Path::to_str) {
@@ -291,6 +291,28 @@ impl Feed {
     /// Removes the socket (when the watcher stops).
     pub fn close(vault: &Vault) {
         let _ = fs::remove_file(socket_path(vault));
+    }
+}
+
+/// Whether a changed path may be a record or a folder holding records.
+pub fn relevant_path(root: &Path, path: &Path) -> bool {
+    let Ok(rel) = path.strip_prefix(root) else {
+        return true;
+    };
+    let names: Vec<String> = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    let Some(leaf) = names.last() else {
+        return true;
+    };
+    if names.iter().any(|n| n.starts_with('.')) {
+        return false;
+    }
+    match Path::new(leaf).extension() {
+        None => true,
+        Some(ext) if ext.eq_ignore_ascii_case("md") => true,
+        Some(_) => path.is_dir(),
     }
 }
 

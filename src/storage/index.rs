@@ -500,8 +500,24 @@ impl TextIndex {
     /// Files that a killed writer left half-made (a `.del` file written before
     /// its commit, say) are collected first: the next commit may want the same
     /// names, and tantivy never overwrites a file.
-    pub fn writer(&self) -> Result<IndexWriter> {
-        let writer = self.index.writer_with_num_threads(1, 50_000_000)?;
+    ///
+    /// Segments merge by tantivy's log policy with a small floor, so that the
+    /// few documents of one capture merge with other small segments and never
+    /// make a command wait while a bulk-sized segment is rewritten (the default
+    /// floor of 10,000 documents put them in one level: a capture at 100,000
+    /// records spent most of its time merging).
+    pub fn writer(&self, documents: usize) -> Result<IndexWriter> {
+        // A few documents need tantivy's smallest arena; a bulk write a bigger
+        // one, so that it makes fewer segments.
+        let budget = if documents < 1000 {
+            15_000_000
+        } else {
+            50_000_000
+        };
+        let writer = self.index.writer_with_num_threads(1, budget)?;
+        let mut policy = tantivy::indexer::LogMergePolicy::default();
+        policy.set_min_layer_size(100);
+        writer.set_merge_policy(Box::new(policy));
         writer.garbage_collect_files().wait()?;
         Ok(writer)
     }
@@ -1143,7 +1159,7 @@ mod tests {
     fn index_with(records: &[(&str, Record)]) -> (tempfile::TempDir, TextIndex) {
         let dir = tempfile::tempdir().unwrap();
         let index = TextIndex::open(dir.path()).unwrap();
-        let mut w = index.writer().unwrap();
+        let mut w = index.writer(1).unwrap();
         for (rel, r) in records {
             index.upsert(&w, rel, r, &stamp()).unwrap();
         }
@@ -1184,7 +1200,7 @@ mod tests {
     #[test]
     fn upsert_replaces_by_path_and_remove_deletes() {
         let (_d, index) = index_with(&[("a.md", rec("a", "old words", None))]);
-        let mut w = index.writer().unwrap();
+        let mut w = index.writer(1).unwrap();
         index
             .upsert(&w, "a.md", &rec("a", "new words", None), &stamp())
             .unwrap();
@@ -1297,7 +1313,7 @@ mod tests {
             ]
         );
         // A scope whose last record is gone is gone, though its term lingers.
-        let mut w = index.writer().unwrap();
+        let mut w = index.writer(1).unwrap();
         index.remove(&w, "b.md");
         w.commit().unwrap();
         index.reload().unwrap();

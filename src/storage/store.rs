@@ -284,6 +284,11 @@ impl Store {
     /// something changed. For read commands.
     pub fn sync(&mut self) -> Result<SyncReport> {
         let drift = self.drift()?;
+        self.sync_from(drift)
+    }
+
+    /// [`Store::sync`] once the drift is known.
+    fn sync_from(&mut self, drift: Drift) -> Result<SyncReport> {
         let stale = self.vectors_stale();
         let diff = match drift {
             Drift::Clean if !stale => {
@@ -319,7 +324,48 @@ impl Store {
             }
             Err(e) => return Err(e),
         };
-        self.sync_locked(&lock, &NoProgress)
+        // The diff stands unless another process committed while we waited
+        // for the lock; then it is made again.
+        let seen = self.summary.clone();
+        self.refresh()?;
+        let diff = if self.summary == seen {
+            diff
+        } else {
+            match self.drift()? {
+                Drift::Clean => StatDiff::default(),
+                Drift::Changed(diff) => diff,
+            }
+        };
+        let _lock = lock;
+        self.apply_diff(diff, &NoProgress)
+    }
+
+    /// [`Store::sync`] with a read run on the index as it is while the vault
+    /// is compared with it, on another thread. When nothing changed (the
+    /// common case) that read is the answer and the comparison cost no extra
+    /// time; otherwise the index is brought up to date and the read run again.
+    pub fn sync_while<T: Send>(
+        &mut self,
+        read: impl Fn(&Store) -> Result<T> + Sync,
+    ) -> Result<(SyncReport, T)> {
+        let (drift, early) = std::thread::scope(|scope| {
+            let me: &Store = self;
+            let drift = scope.spawn(|| me.drift());
+            let early = read(me);
+            (drift.join().expect("the vault walk panicked"), early)
+        });
+        let drift = drift?;
+        if matches!(drift, Drift::Clean) && !self.vectors_stale() {
+            let report = SyncReport {
+                unchanged: self.summary.count as usize,
+                broken: self.broken_files(),
+                ..SyncReport::default()
+            };
+            return Ok((report, early?));
+        }
+        let report = self.sync_from(drift)?;
+        let again = read(self)?;
+        Ok((report, again))
     }
 
     /// Brings the index up to date with the files; the caller holds the lock.
@@ -340,7 +386,7 @@ impl Store {
     /// or folders, vault-relative); the caller holds the lock.
     pub fn sync_paths(&mut self, _lock: &VaultLock, paths: &[String]) -> Result<SyncReport> {
         self.refresh()?;
-        let diff = self.diff_paths(paths)?;
+        let diff = self.with_racy(self.diff_paths(paths)?)?;
         self.apply_diff(diff, &NoProgress)
     }
 
@@ -613,13 +659,10 @@ impl Store {
         changes: Vec<Change>,
         fill_vectors: bool,
     ) -> Result<(usize, Vec<String>)> {
-        let racy_settled = self.summary.racy.keys().any(|rel| {
-            std::fs::symlink_metadata(self.vault.abs(rel)).map_or(true, |m| {
-                vault::mtime_ns(&m) < now_ns().saturating_sub(sync::RACY_WINDOW_NS)
-            })
-        });
+        // Racy files are forgotten only by a commit made for another reason:
+        // until then each walk hashes them again, which costs a few reads.
         let fill = fill_vectors && self.vectors_stale();
-        if changes.is_empty() && !fill && !racy_settled {
+        if changes.is_empty() && !fill {
             return Ok((0, Vec::new()));
         }
         let mut summary = self.summary.clone();
@@ -628,7 +671,7 @@ impl Store {
         // each other.
         let mut batch: HashMap<String, Option<FileEntry>> = HashMap::new();
         let mut to_embed: Vec<(u64, u64, String)> = Vec::new();
-        let mut writer = self.index.writer()?;
+        let mut writer = self.index.writer(changes.len())?;
         for change in changes {
             let rel = match &change {
                 Change::Upsert { rel, .. }

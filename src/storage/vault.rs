@@ -317,59 +317,88 @@ impl Vault {
         } else {
             format!("{}/", rel_dir.trim_end_matches('/'))
         };
-        // Folders are listed one after the other; the entries of each are
-        // stat-ed in chunks by the threads.
-        let mut entries: Vec<(String, fs::DirEntry)> = Vec::new();
-        let mut folders = vec![(start, prefix)];
-        while let Some((dir, prefix)) = folders.pop() {
-            let Ok(listing) = fs::read_dir(&dir) else {
-                continue;
-            };
-            for entry in listing.flatten() {
-                let Ok(kind) = entry.file_type() else {
-                    continue;
-                };
-                let name = entry.file_name();
-                let Some(name) = name.to_str() else { continue };
-                if kind.is_dir() {
-                    if !name.starts_with('.') {
-                        folders.push((entry.path(), format!("{prefix}{name}/")));
-                    }
-                } else if kind.is_file()
-                    && Path::new(name)
-                        .extension()
-                        .is_some_and(|e| e.eq_ignore_ascii_case("md"))
+        // Folders are listed one after the other on this thread; once there
+        // are enough entries to share, they go in chunks to a few threads that
+        // stat them while the listing goes on.
+        const CHUNK: usize = 1024;
+        let stat = |part: &[(String, fs::DirEntry)], out: &mut Vec<FoundFile>| {
+            for (rel, entry) in part {
+                if let Ok(meta) = entry.metadata()
+                    && meta.is_file()
                 {
-                    entries.push((format!("{prefix}{name}"), entry));
-                }
-            }
-        }
-        let stat = |part: &[(String, fs::DirEntry)]| -> Vec<FoundFile> {
-            part.iter()
-                .filter_map(|(rel, entry)| {
-                    let meta = entry.metadata().ok()?;
-                    meta.is_file().then(|| FoundFile {
+                    out.push(FoundFile {
                         rel: rel.clone(),
                         size: meta.len(),
                         mtime_ns: mtime_ns(&meta),
-                    })
-                })
-                .collect()
+                    });
+                }
+            }
         };
-        if entries.len() < 2048 {
-            return stat(&entries);
-        }
+        let mut folders = vec![(start, prefix)];
+        let mut list = |sink: &mut dyn FnMut((String, fs::DirEntry))| {
+            while let Some((dir, prefix)) = folders.pop() {
+                let Ok(listing) = fs::read_dir(&dir) else {
+                    continue;
+                };
+                for entry in listing.flatten() {
+                    let Ok(kind) = entry.file_type() else {
+                        continue;
+                    };
+                    let name = entry.file_name();
+                    let Some(name) = name.to_str() else { continue };
+                    if kind.is_dir() {
+                        if !name.starts_with('.') {
+                            folders.push((entry.path(), format!("{prefix}{name}/")));
+                        }
+                    } else if kind.is_file() && naming::is_markdown(name) {
+                        sink((format!("{prefix}{name}"), entry));
+                    }
+                }
+            }
+        };
         let threads = std::thread::available_parallelism().map_or(2, |n| n.get().clamp(2, 8));
-        let chunk = entries.len().div_ceil(threads);
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<(String, fs::DirEntry)>>(256);
+        let rx = std::sync::Mutex::new(rx);
         std::thread::scope(|scope| {
-            let handles: Vec<_> = entries
-                .chunks(chunk)
-                .map(|part| scope.spawn(move || stat(part)))
-                .collect();
-            handles
-                .into_iter()
-                .flat_map(|h| h.join().expect("a stat thread panicked"))
-                .collect()
+            // The stat threads start once a first chunk is full: a small
+            // vault is done on this thread alone.
+            let mut workers = Vec::new();
+            let mut chunk = Vec::with_capacity(CHUNK);
+            list(&mut |e| {
+                chunk.push(e);
+                if chunk.len() < CHUNK {
+                    return;
+                }
+                if workers.is_empty() {
+                    let rx = &rx;
+                    workers = (0..threads)
+                        .map(|_| {
+                            scope.spawn(move || {
+                                let mut found = Vec::new();
+                                loop {
+                                    let next = rx.lock().unwrap_or_else(|e| e.into_inner()).recv();
+                                    match next {
+                                        Ok(part) => stat(&part, &mut found),
+                                        Err(_) => return found,
+                                    }
+                                }
+                            })
+                        })
+                        .collect();
+                }
+                let _ = tx.send(std::mem::replace(&mut chunk, Vec::with_capacity(CHUNK)));
+            });
+            let mut found = Vec::new();
+            if workers.is_empty() {
+                stat(&chunk, &mut found);
+            } else {
+                let _ = tx.send(chunk);
+            }
+            drop(tx);
+            for worker in workers {
+                found.extend(worker.join().expect("a stat thread panicked"));
+            }
+            found
         })
     }
 
@@ -663,6 +692,65 @@ fn via_staging(
     }
 }
 
+/// Creates `path` with `bytes` as an unnamed file in its folder (`O_TMPFILE`),
+/// written and fsynced, then linked to its name, which fails if the name is
+/// taken. Nothing is ever visible half-written, a killed writer leaves nothing
+/// behind, and no temporary name is made or removed: the cheapest atomic
+/// create. `None` where the filesystem or the system cannot (no `O_TMPFILE`,
+/// no `/proc`); the caller then stages a named temporary file.
+#[cfg(target_os = "linux")]
+fn link_new(path: &Path, bytes: &[u8]) -> std::io::Result<Option<FileStamp>> {
+    use std::os::unix::ffi::OsStrExt;
+    use std::os::unix::fs::OpenOptionsExt;
+    use std::os::unix::io::AsRawFd;
+    let unsupported = |e: &std::io::Error| {
+        matches!(
+            e.raw_os_error(),
+            Some(libc::EOPNOTSUPP | libc::EISDIR | libc::EINVAL | libc::ENOENT | libc::EXDEV)
+        )
+    };
+    let file = match OpenOptions::new()
+        .write(true)
+        .mode(0o666)
+        .custom_flags(libc::O_TMPFILE)
+        .open(folder_of(path))
+    {
+        Ok(f) => f,
+        Err(e) if unsupported(&e) => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    (&file).write_all(bytes)?;
+    file.sync_all()?;
+    let from = std::ffi::CString::new(format!("/proc/self/fd/{}", file.as_raw_fd()))
+        .expect("no NUL in a number");
+    let Ok(to) = std::ffi::CString::new(path.as_os_str().as_bytes()) else {
+        return Ok(None);
+    };
+    // SAFETY: both arguments are NUL-terminated strings that outlive the call.
+    let linked = unsafe {
+        libc::linkat(
+            libc::AT_FDCWD,
+            from.as_ptr(),
+            libc::AT_FDCWD,
+            to.as_ptr(),
+            libc::AT_SYMLINK_FOLLOW,
+        )
+    };
+    if linked != 0 {
+        let e = std::io::Error::last_os_error();
+        if e.kind() != std::io::ErrorKind::AlreadyExists && unsupported(&e) {
+            return Ok(None);
+        }
+        return Err(e);
+    }
+    let meta = file.metadata()?;
+    Ok(Some(FileStamp {
+        size: bytes.len() as u64,
+        mtime_ns: mtime_ns(&meta),
+        hash: content_hash(bytes),
+    }))
+}
+
 /// Atomically writes `bytes` to `path` (replacing it): temporary file in the same
 /// folder, write, fsync, rename. The temporary file is removed on error.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
@@ -685,6 +773,10 @@ fn replace_via(staging: &Path, path: &Path, bytes: &[u8]) -> std::io::Result<()>
 /// Atomically creates `path` with `bytes` through a temporary file staged in
 /// `staging`; fails with `AlreadyExists` if `path` exists.
 fn persist_new(staging: &Path, path: &Path, bytes: &[u8]) -> std::io::Result<FileStamp> {
+    #[cfg(target_os = "linux")]
+    if let Some(stamp) = link_new(path, bytes)? {
+        return Ok(stamp);
+    }
     via_staging(staging, path, bytes, |tmp| {
         tmp.persist_noclobber(path).map(drop).map_err(|e| e.error)
     })?;
@@ -731,6 +823,30 @@ mod tests {
         }
         let rels: Vec<String> = v.walk().into_iter().map(|f| f.rel).collect();
         assert_eq!(rels, vec!["a.md", "x/b.md"]);
+    }
+
+    #[test]
+    fn walk_finds_every_file_of_folders_bigger_than_a_chunk() {
+        let (_d, v) = vault();
+        let mut want = Vec::new();
+        for (folder, n) in [
+            ("semantic/general", 3100),
+            ("episodic/2026-11", 2200),
+            ("x", 7),
+        ] {
+            fs::create_dir_all(v.abs(folder)).unwrap();
+            for i in 0..n {
+                let rel = format!("{folder}/n{i}.md");
+                fs::write(v.abs(&rel), "x").unwrap();
+                want.push(rel);
+            }
+        }
+        want.sort();
+        let mut found: Vec<String> = v.walk().into_iter().map(|f| f.rel).collect();
+        found.sort();
+        assert_eq!(found.len(), want.len());
+        assert_eq!(found, want);
+        assert_eq!(v.walk_under("semantic").len(), 3100);
     }
 
     #[test]

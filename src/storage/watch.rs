@@ -28,7 +28,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::clock;
 use crate::error::{Error, Result};
-use crate::storage::feed::{self, Feed, Pending};
+use crate::storage::feed::{self, Feed, Pending, relevant_path};
 use crate::storage::store::{NoProgress, Store, SyncReport};
 use crate::storage::vault::{self, Vault};
 
@@ -409,28 +409,6 @@ fn folder_id(path: &Path) -> Option<(u64, u64)> {
     {
         let _ = meta;
         Some((0, 0))
-    }
-}
-
-/// Whether a changed path may be a record or a folder holding records.
-pub fn relevant_path(root: &Path, path: &Path) -> bool {
-    let Ok(rel) = path.strip_prefix(root) else {
-        return true;
-    };
-    let names: Vec<String> = rel
-        .components()
-        .map(|c| c.as_os_str().to_string_lossy().into_owned())
-        .collect();
-    let Some(leaf) = names.last() else {
-        return true;
-    };
-    if names.iter().any(|n| n.starts_with('.')) {
-        return false;
-    }
-    match Path::new(leaf).extension() {
-        None => true,
-        Some(ext) if ext.eq_ignore_ascii_case("md") => true,
-        Some(_) => path.is_dir(),
     }
 }
 
