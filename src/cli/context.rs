@@ -219,10 +219,4 @@ impl Context {
         self.out.sync_warnings(&report);
         Ok(store)
     }
-
-    /// Opens the vault's store without bringing it up to date (see
-    /// [`Store::sync_while`]).
-    pub fn open_store(&self) -> anyhow::Result<Store> {
-        Ok(Store::open(self.open_vault()?, None)?)
-    }
 }

@@ -33,7 +33,7 @@ use crate::storage::vault::FileStamp;
 use crate::storage::vectors::content_key;
 
 /// Bumped whenever the schema or analyzer changes; a mismatch forces a rebuild.
-pub const SCHEMA_VERSION: u32 = 7;
+pub const SCHEMA_VERSION: u32 = 8;
 
 const ANALYZER: &str = "engram_en";
 
@@ -256,7 +256,7 @@ fn build_schema() -> (Schema, Fields) {
     let time = INDEXED | FAST | STORED;
     let fields = Fields {
         path: b.add_text_field("path", listed.clone()),
-        id: b.add_text_field("id", listed),
+        id: b.add_text_field("id", listed.clone()),
         short_id: b.add_text_field("short_id", STRING),
         vkey: b.add_u64_field("vkey", INDEXED | FAST),
         content: b.add_text_field("content", text),
@@ -264,7 +264,7 @@ fn build_schema() -> (Schema, Fields) {
         status: b.add_text_field("status", exact.clone()),
         user: b.add_text_field("user", exact.clone()),
         agent: b.add_text_field("agent", exact.clone()),
-        session: b.add_text_field("session", exact.clone()),
+        session: b.add_text_field("session", listed),
         subject: b.add_text_field("subject", exact.clone()),
         category: b.add_text_field("category", exact.clone()),
         tags: b.add_text_field("tags", exact.clone()),
@@ -978,18 +978,29 @@ impl TextIndex {
         Ok(out)
     }
 
-    /// The session and creation time of a document, if it has a session.
+    /// The session and creation time of a document, if it has a session,
+    /// read from the columns (no stored document is decompressed).
     pub fn session_and_created(&self, addr: DocAddress) -> Result<Option<(String, Timestamp)>> {
-        let doc: TantivyDocument = self.reader.searcher().doc(addr)?;
-        let session = doc
-            .get_first(self.fields.session)
-            .and_then(|v| v.as_str())
-            .map(str::to_string);
-        let created = doc
-            .get_first(self.fields.created)
-            .and_then(|v| v.as_i64())
+        let searcher = self.reader.searcher();
+        let fast = searcher.segment_reader(addr.segment_ord).fast_fields();
+        let Some(sessions) = fast.str("session")? else {
+            return Ok(None);
+        };
+        let Some(ord) = sessions.term_ords(addr.doc_id).next() else {
+            return Ok(None);
+        };
+        let mut session = String::new();
+        if !sessions
+            .ord_to_str(ord, &mut session)
+            .map_err(|e| Error::Index(e.to_string()))?
+        {
+            return Ok(None);
+        }
+        let created = fast
+            .i64("created")?
+            .first(addr.doc_id)
             .and_then(|t| chrono::DateTime::from_timestamp(t, 0));
-        Ok(session.zip(created))
+        Ok(created.map(|c| (session, c)))
     }
 
     /// How many documents match the filter.

@@ -229,37 +229,46 @@ impl VectorFile {
 
     /// The `m` rows most similar to `query` whatever their liveness, as
     /// (cosine, key, content key), best first, each (key, content key) once.
-    /// The rows are scanned in blocks through a small buffer rather than the
-    /// map, so the file does not count toward the process's memory.
-    pub fn top(&self, path: &Path, query: &[f32], m: usize) -> Result<Vec<(f32, u64, u64)>> {
+    /// The rows are scanned in blocks whose pages are released once read, so
+    /// the file does not count toward the process's memory.
+    pub fn top(&self, query: &[f32], m: usize) -> Vec<(f32, u64, u64)> {
         if query.len() != self.header.dim || m == 0 {
-            return Ok(Vec::new());
+            return Vec::new();
         }
-        let file = File::open(path).map_err(|e| Error::io(path, e))?;
         let (query_scale, query) = quantize_query(query);
         // Two halves on two threads when there is enough to share.
         let len = self.len();
         let parts = if len >= 8192 { 2 } else { 1 };
-        let per_part = len.div_ceil(parts.max(1)).max(1);
-        let scan = |from: usize, to: usize| -> std::io::Result<Vec<(f32, u32)>> {
-            use std::os::unix::fs::FileExt;
-            let row_size = self.row_size();
-            let rows_per_block = ((1 << 19) / row_size).max(1);
-            let mut block = vec![0u8; rows_per_block * row_size];
+        let per_part = len.div_ceil(parts).max(1);
+        let row_size = self.row_size();
+        let scan = |from: usize, to: usize| -> Vec<(f32, u32)> {
+            let rows_per_block = ((4 << 20) / row_size).max(1);
             let mut scored = Vec::with_capacity(to - from);
             let mut row = from;
             while row < to {
                 let n = rows_per_block.min(to - row);
-                let bytes = &mut block[..n * row_size];
-                file.read_exact_at(bytes, (self.data_start + row * row_size) as u64)?;
+                let start = self.data_start + row * row_size;
+                let bytes = &self.map[start..start + n * row_size];
                 for (i, r) in bytes.chunks_exact(row_size).enumerate() {
                     let scale = f32::from_le_bytes(r[16..20].try_into().expect("4 bytes"));
                     let cosine = dot(&r[ROW_HEAD..], &query) as f32 * scale * query_scale;
                     scored.push((cosine, (row + i) as u32));
                 }
+                // Done with these pages: let them go from this process (they
+                // stay in the page cache), so the file never counts whole
+                // toward its memory.
+                // SAFETY: the map is read-only and private; dropping its pages
+                // only makes a later read fault them in again from the file.
+                let _ = unsafe {
+                    self.map.unchecked_advise_range(
+                        memmap2::UncheckedAdvice::DontNeed,
+                        start,
+                        n * row_size,
+                    )
+                };
                 row += n;
             }
-            Ok(scored)
+            scored
         };
         let mut scored: Vec<(f32, u32)> = std::thread::scope(|scope| {
             let handles: Vec<_> = (0..parts)
@@ -270,11 +279,10 @@ impl VectorFile {
                 .collect();
             let mut all = Vec::with_capacity(len);
             for h in handles {
-                all.extend(h.join().expect("a vector scan thread panicked")?);
+                all.extend(h.join().expect("a vector scan thread panicked"));
             }
-            Ok::<_, std::io::Error>(all)
-        })
-        .map_err(|e| Error::io(path, e))?;
+            all
+        });
         let cmp = |a: &(f32, u32), b: &(f32, u32)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
         // Copies of one row count once: take a few more than asked.
         let take = (m * 2).min(scored.len());
@@ -294,7 +302,7 @@ impl VectorFile {
                 }
             }
         }
-        Ok(out)
+        out
     }
 
     /// Removes the vector file (a new embedder starts afresh).

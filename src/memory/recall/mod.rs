@@ -240,7 +240,7 @@ fn vector_candidates(
     // The best rows first, then which of them are live and pass the filter;
     // only when too few do, every live key is listed and the scan repeated.
     let m = (limit * 2).max(64);
-    let top = file.top(&store.vault().vectors_path(), &vector, m)?;
+    let top = file.top(&vector, m);
     let keys: Vec<u64> = top.iter().map(|t| t.1).collect();
     let live = store.index().vector_docs(filter, &keys)?;
     let hits: Vec<(DocAddress, f32)> = top

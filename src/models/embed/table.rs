@@ -123,6 +123,13 @@ struct Model {
     max_piece_bytes: usize,
 }
 
+/// Builds the vocabulary lookups now (a few milliseconds), so that a later
+/// first embedding need not: `recall` calls it on a thread of its own while it
+/// opens the index.
+pub fn prepare() {
+    model();
+}
+
 /// The lazily built [`Model`].
 fn model() -> &'static Model {
     static MODEL: OnceLock<Model> = OnceLock::new();
