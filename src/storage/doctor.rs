@@ -118,7 +118,7 @@ pub fn doctor(store: &mut Store, lock: Option<&VaultLock>, fix: bool) -> Result<
         problems.push(Problem::new("not_indexed", Some(path), None, why));
     }
     let mut drift = Vec::new();
-    let diff = sync::stat_diff(&store.known_files()?, &found);
+    let diff = sync::stat_diff(&store.known_stamps()?, &found);
     for f in &diff.to_check {
         drift.push(Problem::new(
             "index_drift",

@@ -347,7 +347,6 @@ pub struct IndexedEntry {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Listed {
     pub path: String,
-    pub id: String,
     pub size: u64,
     pub mtime_ns: i64,
 }
@@ -608,14 +607,14 @@ impl TextIndex {
         })
     }
 
-    /// Path, id, size and modification time of every live document, read from
-    /// the columns (no stored document is opened), in no particular order.
+    /// Path, size and modification time of every live document, read from the
+    /// columns (no stored document is opened), in no particular order.
     pub fn listing(&self) -> Result<Vec<Listed>> {
         let searcher = self.reader.searcher();
         let mut out = Vec::with_capacity(searcher.num_docs() as usize);
         for segment in searcher.segment_readers() {
             let fast = segment.fast_fields();
-            let (Some(paths), Some(ids)) = (fast.str("path")?, fast.str("id")?) else {
+            let Some(paths) = fast.str("path")? else {
                 continue;
             };
             let names = |column: &tantivy::columnar::StrColumn| -> Result<Vec<String>> {
@@ -629,7 +628,7 @@ impl TextIndex {
                 }
                 Ok(names)
             };
-            let (path_names, id_names) = (names(&paths)?, names(&ids)?);
+            let path_names = names(&paths)?;
             let sizes = fast.u64("size")?;
             let mtimes = fast.i64("mtime")?;
             let name = |names: &[String], column: &tantivy::columnar::StrColumn, doc| {
@@ -643,7 +642,6 @@ impl TextIndex {
             for doc in segment.doc_ids_alive() {
                 out.push(Listed {
                     path: name(&path_names, &paths, doc),
-                    id: name(&id_names, &ids, doc),
                     size: sizes.first(doc).unwrap_or(0),
                     mtime_ns: mtimes.first(doc).unwrap_or(0),
                 });

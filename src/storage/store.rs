@@ -14,7 +14,7 @@
 //! of the vault whose fingerprint is compared with the summary's. Only when
 //! something changed does it take the lock and bring the index up to date.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 
 use serde::Serialize;
 use tantivy::DocAddress;
@@ -25,7 +25,7 @@ use crate::storage::feed;
 use crate::storage::index::{self, IndexedDoc, TextIndex};
 use crate::storage::naming::{self, RecordRef};
 use crate::storage::record::Record;
-use crate::storage::sync::{self, Checked, FileEntry, Fingerprint, StatDiff, Summary};
+use crate::storage::sync::{self, Checked, FileEntry, Fingerprint, Stamps, StatDiff, Summary};
 use crate::storage::vault::{self, FileStamp, FoundFile, Vault, VaultLock};
 use crate::storage::vectors::{VectorFile, VectorRow, content_key};
 
@@ -220,27 +220,21 @@ impl Store {
         (self.summary.count as usize, self.summary.broken.len())
     }
 
-    /// What the index remembers of every file (read from its columns; for
-    /// the commands that need every path).
-    pub fn known_files(&self) -> Result<BTreeMap<String, FileEntry>> {
-        let mut known: BTreeMap<String, FileEntry> = self
+    /// Size and mtime of every file the index knows (read from its columns;
+    /// for a diff that needs every path).
+    pub fn known_stamps(&self) -> Result<Stamps> {
+        let mut known: Stamps = self
             .index
             .listing()?
             .into_iter()
-            .map(|l| {
-                (
-                    l.path,
-                    FileEntry {
-                        size: l.size,
-                        mtime_ns: l.mtime_ns,
-                        hash: String::new(),
-                        id: l.id,
-                        broken: None,
-                    },
-                )
-            })
+            .map(|l| (l.path, (l.size, l.mtime_ns)))
             .collect();
-        known.extend(self.summary.broken.clone());
+        known.extend(
+            self.summary
+                .broken
+                .iter()
+                .map(|(rel, e)| (rel.clone(), (e.size, e.mtime_ns))),
+        );
         Ok(known)
     }
 
@@ -418,7 +412,7 @@ impl Store {
                         ..StatDiff::default()
                     }
                 } else {
-                    let known = self.known_files()?;
+                    let known = self.known_stamps()?;
                     sync::stat_diff(&known, &found)
                 }
             }
@@ -458,7 +452,7 @@ impl Store {
     /// The stat diff of the given paths only (files or folders).
     fn diff_paths(&self, paths: &[String]) -> Result<StatDiff> {
         let mut diff = StatDiff::default();
-        let mut known_all: Option<BTreeMap<String, FileEntry>> = None;
+        let mut known_all: Option<Stamps> = None;
         let mut seen: HashSet<String> = HashSet::new();
         for rel in paths {
             let path = self.vault.abs(rel);
@@ -473,13 +467,13 @@ impl Store {
                 };
                 let known = match &known_all {
                     Some(k) => k,
-                    None => known_all.insert(self.known_files()?),
+                    None => known_all.insert(self.known_stamps()?),
                 };
                 let prefix = format!("{}/", rel.trim_end_matches('/'));
-                let under: BTreeMap<String, FileEntry> = known
-                    .range(prefix.clone()..)
-                    .take_while(|(k, _)| k.starts_with(&prefix))
-                    .map(|(k, v)| (k.clone(), v.clone()))
+                let under: Stamps = known
+                    .iter()
+                    .filter(|(k, _)| k.starts_with(&prefix))
+                    .map(|(k, v)| (k.clone(), *v))
                     .collect();
                 let sub = sync::stat_diff(&under, &found);
                 for f in sub.to_check {

@@ -12,7 +12,7 @@
 //! found and gets the same fingerprint has found nothing new, and no per-file
 //! state is read at all.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use serde::{Deserialize, Serialize};
 
@@ -163,14 +163,19 @@ impl StatDiff {
     }
 }
 
-/// Compares a walk of the vault with the remembered state by size and mtime.
-pub fn stat_diff(known: &BTreeMap<String, FileEntry>, found: &[FoundFile]) -> StatDiff {
+/// Size and mtime of every file the index knows, by path.
+pub type Stamps = HashMap<String, (u64, i64)>;
+
+/// Compares a walk of the vault with the remembered stamps by size and mtime.
+pub fn stat_diff(known: &Stamps, found: &[FoundFile]) -> StatDiff {
     let mut diff = StatDiff::default();
     let mut seen = std::collections::HashSet::with_capacity(found.len());
     for file in found {
         seen.insert(file.rel.as_str());
         match known.get(&file.rel) {
-            Some(e) if e.size == file.size && e.mtime_ns == file.mtime_ns => diff.unchanged += 1,
+            Some((size, mtime)) if *size == file.size && *mtime == file.mtime_ns => {
+                diff.unchanged += 1
+            }
             _ => diff.to_check.push(file.clone()),
         }
     }
@@ -179,6 +184,7 @@ pub fn stat_diff(known: &BTreeMap<String, FileEntry>, found: &[FoundFile]) -> St
         .filter(|k| !seen.contains(k.as_str()))
         .cloned()
         .collect();
+    diff.missing.sort();
     diff
 }
 
@@ -193,27 +199,15 @@ pub enum Checked {
     Modified,
 }
 
-/// Classifies a checked file by its hash against the state.
-pub fn classify(known: &BTreeMap<String, FileEntry>, rel: &str, hash: &str) -> Checked {
-    match known.get(rel) {
-        Some(e) if e.hash == hash => Checked::Touched,
-        Some(_) => Checked::Modified,
-        None => Checked::Added,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn entry(size: u64, mtime: i64, hash: &str) -> FileEntry {
-        FileEntry {
-            size,
-            mtime_ns: mtime,
-            hash: hash.into(),
-            id: "x".into(),
-            broken: None,
-        }
+    fn stamps(entries: &[(&str, u64, i64)]) -> Stamps {
+        entries
+            .iter()
+            .map(|(rel, size, mtime)| (rel.to_string(), (*size, *mtime)))
+            .collect()
     }
 
     fn found(rel: &str, size: u64, mtime: i64) -> FoundFile {
@@ -226,7 +220,7 @@ mod tests {
 
     #[test]
     fn unchanged_files_are_not_read() {
-        let known = BTreeMap::from([("a.md".to_string(), entry(3, 10, "h"))]);
+        let known = stamps(&[("a.md", 3, 10)]);
         let diff = stat_diff(&known, &[found("a.md", 3, 10)]);
         assert!(diff.is_clean());
         assert_eq!(diff.unchanged, 1);
@@ -234,11 +228,7 @@ mod tests {
 
     #[test]
     fn size_or_mtime_changes_and_new_files_are_checked() {
-        let known = BTreeMap::from([
-            ("a.md".to_string(), entry(3, 10, "h")),
-            ("b.md".to_string(), entry(3, 10, "h")),
-            ("gone.md".to_string(), entry(3, 10, "h")),
-        ]);
+        let known = stamps(&[("a.md", 3, 10), ("b.md", 3, 10), ("gone.md", 3, 10)]);
         let diff = stat_diff(
             &known,
             &[
@@ -251,13 +241,5 @@ mod tests {
         assert_eq!(checked, vec!["a.md", "b.md", "new.md"]);
         assert_eq!(diff.missing, vec!["gone.md"]);
         assert_eq!(diff.unchanged, 0);
-    }
-
-    #[test]
-    fn hashes_decide_between_touched_and_modified() {
-        let known = BTreeMap::from([("a.md".to_string(), entry(3, 10, "h1"))]);
-        assert_eq!(classify(&known, "a.md", "h1"), Checked::Touched);
-        assert_eq!(classify(&known, "a.md", "h2"), Checked::Modified);
-        assert_eq!(classify(&known, "b.md", "h1"), Checked::Added);
     }
 }
