@@ -259,6 +259,7 @@ impl VectorFile {
                 // toward its memory.
                 // SAFETY: the map is read-only and private; dropping its pages
                 // only makes a later read fault them in again from the file.
+                #[cfg(unix)]
                 let _ = unsafe {
                     self.map.unchecked_advise_range(
                         memmap2::UncheckedAdvice::DontNeed,
