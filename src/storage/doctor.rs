@@ -156,13 +156,13 @@ pub fn doctor(store: &mut Store, lock: Option<&VaultLock>, fix: bool) -> Result<
                 file.header().embedder,
                 embedder.name()
             )),
-            Ok(Some(file)) if store.live_vector_rows(&file)? < live => Some(format!(
-                "{} of {live} records have no vector",
-                live - store.live_vector_rows(&file)?
-            )),
+            Ok(Some(file)) => {
+                let rows = store.live_vector_rows(&file)?;
+                (rows < live).then(|| format!("{} of {live} records have no vector", live - rows))
+            }
             Ok(None) if live > 0 => Some("the vector file is missing".into()),
             Err(e) => Some(e.to_string()),
-            _ => None,
+            Ok(None) => None,
         };
         if let Some(m) = message {
             drift.push(Problem::new("vectors", None, None, m));

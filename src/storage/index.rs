@@ -334,7 +334,6 @@ pub fn vector_key(id: &str) -> u64 {
 /// What the index remembers of the file behind a document.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct IndexedEntry {
-    pub path: String,
     pub id: String,
     pub size: u64,
     pub mtime_ns: i64,
@@ -490,11 +489,6 @@ impl TextIndex {
         &self.fields
     }
 
-    /// The index's commit counter (to tell whether a state file matches it).
-    pub fn opstamp(&self) -> Result<u64> {
-        Ok(self.index.load_metas()?.opstamp)
-    }
-
     /// A writer for one command's changes (single-threaded: records are small).
     /// Files that a killed writer left half-made (a `.del` file written before
     /// its commit, say) are collected first: the next commit may want the same
@@ -597,7 +591,6 @@ impl TextIndex {
                 .to_string()
         };
         Ok(IndexedEntry {
-            path: text(self.fields.path),
             id: text(self.fields.id),
             size: fast.u64("size")?.first(addr.doc_id).unwrap_or(0),
             mtime_ns: fast.i64("mtime")?.first(addr.doc_id).unwrap_or(0),

@@ -100,12 +100,9 @@ pub trait Progress {
 pub struct NoProgress;
 impl Progress for NoProgress {}
 
-/// What the files look like next to what the index knows: nothing changed, or
-/// the files to read and the paths gone.
-enum Drift {
-    Clean,
-    Changed(StatDiff),
-}
+/// What the index remembers of one file, with the (vector key, content key)
+/// of its document when it parsed.
+type Known = (FileEntry, Option<(u64, u64)>);
 
 /// A vault with its index and vectors.
 pub struct Store {
@@ -147,15 +144,13 @@ impl Store {
                 }
             }
         };
-        let mut store = Store {
+        Ok(Store {
             vault,
             index,
             summary,
             embedder,
             ask_watcher: true,
-        };
-        store.summary.set_fingerprint(store.summary.fingerprint());
-        Ok(store)
+        })
     }
 
     fn open_index(vault: &Vault, lock: Option<&VaultLock>) -> Result<TextIndex> {
@@ -210,11 +205,6 @@ impl Store {
         self.ask_watcher = ask;
     }
 
-    /// What the last commit says about the files.
-    pub fn summary(&self) -> &Summary {
-        &self.summary
-    }
-
     /// Number of files the index knows, and of those that are broken.
     pub fn file_counts(&self) -> (usize, usize) {
         (self.summary.count as usize, self.summary.broken.len())
@@ -258,20 +248,38 @@ impl Store {
     /// What the index remembers of the file at `rel`: its document's stamp and
     /// id, or its entry among the broken files.
     fn known_entry(&self, rel: &str) -> Result<Option<FileEntry>> {
+        Ok(self.known(rel)?.map(|(entry, _)| entry))
+    }
+
+    /// [`Store::known_entry`] with the (vector key, content key) of the
+    /// document, for a file that parsed.
+    fn known(&self, rel: &str) -> Result<Option<Known>> {
         if let Some(e) = self.summary.broken.get(rel) {
-            return Ok(Some(e.clone()));
+            return Ok(Some((e.clone(), None)));
         }
         let Some(addr) = self.index.find_path(rel)? else {
             return Ok(None);
         };
         let e = self.index.entry(addr)?;
-        Ok(Some(FileEntry {
+        let vector = (e.vkey, e.ckey);
+        let entry = FileEntry {
             size: e.size,
             mtime_ns: e.mtime_ns,
             hash: e.hash,
             id: e.id,
             broken: None,
-        }))
+        };
+        Ok(Some((entry, Some(vector))))
+    }
+
+    /// The report of a sync that found nothing to change.
+    fn unchanged(&self, warnings: Vec<String>) -> SyncReport {
+        SyncReport {
+            unchanged: self.summary.count as usize,
+            broken: self.broken_files(),
+            warnings,
+            ..SyncReport::default()
+        }
     }
 
     /// Brings the index up to date with the files, taking the lock only when
@@ -282,19 +290,10 @@ impl Store {
     }
 
     /// [`Store::sync`] once the drift is known.
-    fn sync_from(&mut self, drift: Drift) -> Result<SyncReport> {
-        let stale = self.vectors_stale();
-        let diff = match drift {
-            Drift::Clean if !stale => {
-                return Ok(SyncReport {
-                    unchanged: self.summary.count as usize,
-                    broken: self.broken_files(),
-                    ..SyncReport::default()
-                });
-            }
-            Drift::Clean => StatDiff::default(),
-            Drift::Changed(diff) => diff,
-        };
+    fn sync_from(&mut self, diff: StatDiff) -> Result<SyncReport> {
+        if diff.is_clean() && !self.vectors_stale() {
+            return Ok(self.unchanged(Vec::new()));
+        }
         let lock = match self.vault.lock() {
             Ok(lock) => lock,
             // A reader who may not write to the vault searches the index as it
@@ -309,12 +308,7 @@ impl Store {
                          run by the vault's owner brings it up to date"
                     ));
                 }
-                return Ok(SyncReport {
-                    unchanged: self.summary.count as usize,
-                    broken: self.broken_files(),
-                    warnings,
-                    ..SyncReport::default()
-                });
+                return Ok(self.unchanged(warnings));
             }
             Err(e) => return Err(e),
         };
@@ -325,10 +319,7 @@ impl Store {
         let diff = if self.summary == seen {
             diff
         } else {
-            match self.drift()? {
-                Drift::Clean => StatDiff::default(),
-                Drift::Changed(diff) => diff,
-            }
+            self.drift()?
         };
         let _lock = lock;
         self.apply_diff(diff, &NoProgress)
@@ -349,13 +340,8 @@ impl Store {
             (drift.join().expect("the vault walk panicked"), early)
         });
         let drift = drift?;
-        if matches!(drift, Drift::Clean) && !self.vectors_stale() {
-            let report = SyncReport {
-                unchanged: self.summary.count as usize,
-                broken: self.broken_files(),
-                ..SyncReport::default()
-            };
-            return Ok((report, early?));
+        if drift.is_clean() && !self.vectors_stale() {
+            return Ok((self.unchanged(Vec::new()), early?));
         }
         let report = self.sync_from(drift)?;
         let again = read(self)?;
@@ -370,10 +356,8 @@ impl Store {
     ) -> Result<SyncReport> {
         // Another process may have synced while we waited for the lock.
         self.refresh()?;
-        match self.drift()? {
-            Drift::Clean => self.apply_diff(StatDiff::default(), progress),
-            Drift::Changed(diff) => self.apply_diff(diff, progress),
-        }
+        let diff = self.drift()?;
+        self.apply_diff(diff, progress)
     }
 
     /// Brings the index up to date with the paths a watcher saw change (files
@@ -395,7 +379,7 @@ impl Store {
 
     /// What changed since the index's commit: asks a running watcher, else
     /// walks the vault.
-    fn drift(&self) -> Result<Drift> {
+    fn drift(&self) -> Result<StatDiff> {
         let asked = if self.ask_watcher {
             feed::ask(&self.vault)
         } else {
@@ -417,12 +401,7 @@ impl Store {
                 }
             }
         };
-        let diff = self.with_racy(diff)?;
-        Ok(if diff.is_clean() {
-            Drift::Clean
-        } else {
-            Drift::Changed(diff)
-        })
+        self.with_racy(diff)
     }
 
     /// Adds the racy files whose bytes changed behind an unchanged stamp.
@@ -659,11 +638,12 @@ impl Store {
         if changes.is_empty() && !fill {
             return Ok((0, Vec::new()));
         }
+        let now = now_ns();
         let mut summary = self.summary.clone();
         let mut print = summary.fingerprint();
         // What this batch changed so far, so that two changes to one path see
         // each other.
-        let mut batch: HashMap<String, Option<FileEntry>> = HashMap::new();
+        let mut batch: HashMap<String, Option<Known>> = HashMap::new();
         let mut to_embed: Vec<(u64, u64, String)> = Vec::new();
         let mut writer = self.index.writer(changes.len())?;
         for change in changes {
@@ -674,18 +654,10 @@ impl Store {
             };
             let old = match batch.get(&rel) {
                 Some(e) => e.clone(),
-                None => self.known_entry(&rel)?,
+                None => self.known(&rel)?,
             };
-            let old_ckey = match &old {
-                Some(e) if e.broken.is_none() => self
-                    .index
-                    .find_path(&rel)?
-                    .map(|a| self.index.entry(a))
-                    .transpose()?
-                    .map(|e| (index::vector_key(&e.id), e.ckey)),
-                _ => None,
-            };
-            if let Some(o) = &old {
+            let old_vector = old.as_ref().and_then(|(_, v)| *v);
+            if let Some((o, _)) = &old {
                 print.remove(&rel, o.size, o.mtime_ns);
                 summary.broken.remove(&rel);
                 summary.racy.remove(&rel);
@@ -694,22 +666,19 @@ impl Store {
                 Change::Upsert { rel, record, stamp } => {
                     self.index.upsert(&writer, &rel, &record, &stamp)?;
                     print.add(&rel, stamp.size, stamp.mtime_ns);
-                    summary.note_racy(&rel, stamp.mtime_ns, now_ns());
-                    let key = index::vector_key(&record.id);
-                    let ckey = content_key(record.content());
-                    if old_ckey != Some((key, ckey)) {
-                        to_embed.push((key, ckey, record.content().to_string()));
+                    summary.note_racy(&rel, stamp.mtime_ns, now);
+                    let vector = (index::vector_key(&record.id), content_key(record.content()));
+                    if old_vector != Some(vector) {
+                        to_embed.push((vector.0, vector.1, record.content().to_string()));
                     }
-                    batch.insert(
-                        rel,
-                        Some(FileEntry {
-                            size: stamp.size,
-                            mtime_ns: stamp.mtime_ns,
-                            hash: stamp.hash,
-                            id: record.id.clone(),
-                            broken: None,
-                        }),
-                    );
+                    let entry = FileEntry {
+                        size: stamp.size,
+                        mtime_ns: stamp.mtime_ns,
+                        hash: stamp.hash,
+                        id: record.id.clone(),
+                        broken: None,
+                    };
+                    batch.insert(rel, Some((entry, Some(vector))));
                 }
                 Change::Remove { rel } => {
                     self.index.remove(&writer, &rel);
@@ -718,7 +687,7 @@ impl Store {
                 Change::Broken { rel, stamp, why } => {
                     self.index.remove(&writer, &rel);
                     print.add(&rel, stamp.size, stamp.mtime_ns);
-                    summary.note_racy(&rel, stamp.mtime_ns, now_ns());
+                    summary.note_racy(&rel, stamp.mtime_ns, now);
                     let entry = FileEntry {
                         size: stamp.size,
                         mtime_ns: stamp.mtime_ns,
@@ -727,12 +696,11 @@ impl Store {
                         broken: Some(why),
                     };
                     summary.broken.insert(rel.clone(), entry.clone());
-                    batch.insert(rel, Some(entry));
+                    batch.insert(rel, Some((entry, None)));
                 }
             }
         }
         // Racy files whose window has passed were hashed again by this sync.
-        let now = now_ns();
         summary
             .racy
             .retain(|_, t| *t >= now.saturating_sub(sync::RACY_WINDOW_NS));

@@ -54,12 +54,6 @@ impl Fingerprint {
         self.sum = self.sum.wrapping_sub(Self::of(rel, size, mtime_ns));
     }
 
-    /// Joins the fingerprints of two disjoint sets.
-    pub fn merge(&mut self, other: Fingerprint) {
-        self.count += other.count;
-        self.sum = self.sum.wrapping_add(other.sum);
-    }
-
     /// The fingerprint of what a walk found.
     pub fn of_found(found: &[FoundFile]) -> Fingerprint {
         let mut print = Fingerprint::default();

@@ -61,31 +61,23 @@ pub fn content_key(content: &str) -> u64 {
     u64::from_le_bytes(d[..8].try_into().expect("8 bytes"))
 }
 
-/// A vector as int8 with its scale (the largest magnitude maps to 127).
-fn quantize(vector: &[f32]) -> (f32, Vec<i8>) {
+/// A vector as integers within ±`top` with its scale (the largest magnitude
+/// maps to `top`): int8 rows are stored with `top` 127, the query is scored
+/// as int16 with `top` 32767.
+fn quantize(vector: &[f32], top: f32) -> (f32, impl Iterator<Item = f32> + '_) {
     let max = vector.iter().fold(0f32, |m, x| m.max(x.abs()));
-    if max == 0.0 || !max.is_finite() {
-        return (0.0, vec![0; vector.len()]);
-    }
-    let scale = max / 127.0;
-    let q = vector
-        .iter()
-        .map(|x| (x / scale).round().clamp(-127.0, 127.0) as i8)
-        .collect();
-    (scale, q)
-}
-
-/// The query as int16 with its scale, for an integer dot product.
-fn quantize_query(query: &[f32]) -> (f32, Vec<i16>) {
-    let max = query.iter().fold(0f32, |m, x| m.max(x.abs()));
-    if max == 0.0 || !max.is_finite() {
-        return (0.0, vec![0; query.len()]);
-    }
-    let scale = max / 32767.0;
-    let q = query
-        .iter()
-        .map(|x| (x / scale).round().clamp(-32767.0, 32767.0) as i16)
-        .collect();
+    let scale = if max == 0.0 || !max.is_finite() {
+        0.0
+    } else {
+        max / top
+    };
+    let q = vector.iter().map(move |x| {
+        if scale == 0.0 {
+            0.0
+        } else {
+            (x / scale).round().clamp(-top, top)
+        }
+    });
     (scale, q)
 }
 
@@ -195,47 +187,22 @@ impl VectorFile {
         })
     }
 
-    /// The `limit` rows most similar to `query` among those `live` accepts (by
-    /// key and content key), as (cosine, key), best first, one per key.
-    pub fn search(
+    /// The `m` rows most similar to `query` among those `live` accepts (by
+    /// key and content key), as (cosine, key, content key), best first, each
+    /// (key, content key) once. The rows are scanned in blocks whose pages are
+    /// released once read, so the file does not count toward the process's
+    /// memory.
+    pub fn top(
         &self,
         query: &[f32],
-        live: impl Fn(u64, u64) -> bool,
-        limit: usize,
-    ) -> Vec<(f32, u64)> {
-        if query.len() != self.header.dim || limit == 0 {
-            return Vec::new();
-        }
-        let (query_scale, query) = quantize_query(query);
-        let mut scored: Vec<(f32, u64)> = Vec::new();
-        for i in 0..self.len() {
-            let (key, hash, scale, bytes) = self.row(i);
-            if !live(key, hash) {
-                continue;
-            }
-            let cosine = dot(bytes, &query) as f32 * scale * query_scale;
-            scored.push((cosine, key));
-        }
-        let cmp = |a: &(f32, u64), b: &(f32, u64)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
-        scored.sort_unstable_by(|a, b| a.1.cmp(&b.1).then(cmp(a, b)));
-        scored.dedup_by_key(|s| s.1);
-        if scored.len() > limit {
-            scored.select_nth_unstable_by(limit - 1, cmp);
-            scored.truncate(limit);
-        }
-        scored.sort_by(cmp);
-        scored
-    }
-
-    /// The `m` rows most similar to `query` whatever their liveness, as
-    /// (cosine, key, content key), best first, each (key, content key) once.
-    /// The rows are scanned in blocks whose pages are released once read, so
-    /// the file does not count toward the process's memory.
-    pub fn top(&self, query: &[f32], m: usize) -> Vec<(f32, u64, u64)> {
+        m: usize,
+        live: impl Fn(u64, u64) -> bool + Sync,
+    ) -> Vec<(f32, u64, u64)> {
         if query.len() != self.header.dim || m == 0 {
             return Vec::new();
         }
-        let (query_scale, query) = quantize_query(query);
+        let (query_scale, query) = quantize(query, 32767.0);
+        let query: Vec<i16> = query.map(|x| x as i16).collect();
         // Two halves on two threads when there is enough to share.
         let len = self.len();
         let parts = if len >= 8192 { 2 } else { 1 };
@@ -250,6 +217,11 @@ impl VectorFile {
                 let start = self.data_start + row * row_size;
                 let bytes = &self.map[start..start + n * row_size];
                 for (i, r) in bytes.chunks_exact(row_size).enumerate() {
+                    let key = u64::from_le_bytes(r[..8].try_into().expect("8 bytes"));
+                    let hash = u64::from_le_bytes(r[8..16].try_into().expect("8 bytes"));
+                    if !live(key, hash) {
+                        continue;
+                    }
                     let scale = f32::from_le_bytes(r[16..20].try_into().expect("4 bytes"));
                     let cosine = dot(&r[ROW_HEAD..], &query) as f32 * scale * query_scale;
                     scored.push((cosine, (row + i) as u32));
@@ -275,6 +247,7 @@ impl VectorFile {
             let handles: Vec<_> = (0..parts)
                 .map(|p| {
                     let (from, to) = (p * per_part, ((p + 1) * per_part).min(len));
+                    let scan = &scan;
                     scope.spawn(move || scan(from, to))
                 })
                 .collect();
@@ -413,11 +386,11 @@ impl VectorFile {
 }
 
 fn write_row(out: &mut impl Write, key: u64, hash: u64, vector: &[f32]) -> std::io::Result<()> {
-    let (scale, q) = quantize(vector);
+    let (scale, q) = quantize(vector, 127.0);
     out.write_all(&key.to_le_bytes())?;
     out.write_all(&hash.to_le_bytes())?;
     out.write_all(&scale.to_le_bytes())?;
-    let bytes: Vec<u8> = q.iter().map(|x| *x as u8).collect();
+    let bytes: Vec<u8> = q.map(|x| x as i8 as u8).collect();
     out.write_all(&bytes)
 }
 
@@ -450,12 +423,12 @@ mod tests {
         let file = VectorFile::open(&path).unwrap().unwrap();
         assert_eq!(file.len(), 3);
         assert_eq!(file.header().dim, 3);
-        let hits = file.search(&[1.0, 0.0, 0.0], |_, _| true, 2);
+        let hits = file.top(&[1.0, 0.0, 0.0], 2, |_, _| true);
         assert_eq!(hits.iter().map(|h| h.1).collect::<Vec<_>>(), vec![1, 3]);
         assert!((hits[0].0 - 1.0).abs() < 0.01, "{hits:?}");
         assert!((hits[1].0 - std::f32::consts::FRAC_1_SQRT_2).abs() < 0.01);
         // Liveness runs before ranking.
-        let hits = file.search(&[1.0, 0.0, 0.0], |k, _| k == 2, 2);
+        let hits = file.top(&[1.0, 0.0, 0.0], 2, |k, _| k == 2);
         assert_eq!(hits.iter().map(|h| h.1).collect::<Vec<_>>(), vec![2]);
     }
 
@@ -469,7 +442,7 @@ mod tests {
         VectorFile::append(&path, "test", &[row(1, &[1.0, 0.0]), new.clone()]).unwrap();
         VectorFile::append(&path, "test", &[new]).unwrap();
         let file = VectorFile::open(&path).unwrap().unwrap();
-        let hits = file.search(&[1.0, 0.0], |k, c| k == 1 && c == 11, 5);
+        let hits = file.top(&[1.0, 0.0], 5, |k, c| k == 1 && c == 11);
         assert_eq!(hits.len(), 1);
         assert!(
             hits[0].0.abs() < 0.01,

@@ -1,19 +1,23 @@
 //! Watch: keeps a vault's index and vectors live from file notifications.
 //!
 //! Notifications only say *that* something changed; the sync that follows a
-//! batch of them decides *what* (a stat diff of the whole vault, as every command
-//! does). That makes every editor save pattern (write a temporary file and rename
-//! it over the note, delete then create), a burst of thousands of events (a `git
-//! checkout`) and a lost or overflowed notification all end the same way: one
-//! correct sync, once the vault has been quiet for the debounce interval (or
-//! after `max_delay` during a long burst). Events under dot folders (`.engram/`
-//! itself, `.git/`, `.obsidian/`) and for files that are not markdown are ignored.
+//! batch of them decides *what*, for the paths and folders they named (the
+//! [`Feed`] keeps that list). That makes every editor save pattern (write a
+//! temporary file and rename it over the note, delete then create) and a burst
+//! of thousands of events (a `git checkout`) end the same way: one correct sync,
+//! once the vault has been quiet for the debounce interval (or after
+//! `max_delay` during a long burst). A lost or overflowed notification, and the
+//! start, make that sync a walk of the whole vault. Events under dot folders
+//! (`.engram/` itself, `.git/`, `.obsidian/`) and for files that are not
+//! markdown are ignored.
 //!
-//! While a watcher runs it keeps `.engram/watch.json` (its pid) and touches it
-//! every [`HEARTBEAT`]; other commands find it with [`live_watcher`] and skip
-//! their own sync. A file whose process is gone or whose heartbeat is older
-//! than [`STALE_AFTER`] is ignored. The vault folder being moved or removed
-//! stops the watcher with [`Stop::VaultGone`]: its new place is unknown.
+//! While a watcher runs, other commands ask it what changed through the feed
+//! ([`crate::storage::feed`]) instead of walking. It also keeps
+//! `.engram/watch.json` (its pid) and touches it every [`HEARTBEAT`], so that a
+//! second watcher finds it with [`live_watcher`] and declines. A file whose
+//! process is gone or whose heartbeat is older than [`STALE_AFTER`] is ignored.
+//! The vault folder being moved or removed stops the watcher with
+//! [`Stop::VaultGone`]: its new place is unknown.
 
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -14,7 +14,7 @@ use tantivy::DocAddress;
 
 use crate::clock::Timestamp;
 use crate::error::{Error, Result};
-use crate::storage::index::{Filter, IndexedDoc};
+use crate::storage::index::{Filter, IndexedDoc, VectorKeys};
 use crate::storage::store::Store;
 use crate::storage::vectors::VectorFile;
 
@@ -240,31 +240,27 @@ fn vector_candidates(
     // The best rows first, then which of them are live and pass the filter;
     // only when too few do, every live key is listed and the scan repeated.
     let m = (limit * 2).max(64);
-    let top = file.top(&vector, m);
+    let hits = |top: &[(f32, u64, u64)], live: &VectorKeys| -> Vec<(DocAddress, f32)> {
+        top.iter()
+            .filter_map(|(score, key, ckey)| {
+                live.get(key)
+                    .filter(|(_, c)| c == ckey)
+                    .map(|(a, _)| (*a, *score))
+            })
+            .take(limit)
+            .collect()
+    };
+    let top = file.top(&vector, m, |_, _| true);
     let keys: Vec<u64> = top.iter().map(|t| t.1).collect();
-    let live = store.index().vector_docs(filter, &keys)?;
-    let hits: Vec<(DocAddress, f32)> = top
-        .iter()
-        .filter_map(|(score, key, ckey)| {
-            live.get(key)
-                .filter(|(_, c)| c == ckey)
-                .map(|(a, _)| (*a, *score))
-        })
-        .take(limit)
-        .collect();
-    if hits.len() >= limit || top.len() < m {
-        return Ok(hits);
+    let first = hits(&top, &store.index().vector_docs(filter, &keys)?);
+    if first.len() >= limit || top.len() < m {
+        return Ok(first);
     }
     let live = store.index().vector_keys(filter)?;
-    Ok(file
-        .search(
-            &vector,
-            |k, c| live.get(&k).is_some_and(|(_, ckey)| *ckey == c),
-            limit,
-        )
-        .into_iter()
-        .filter_map(|(score, key)| live.get(&key).map(|(a, _)| (*a, score)))
-        .collect())
+    let top = file.top(&vector, limit, |k, c| {
+        live.get(&k).is_some_and(|(_, ckey)| *ckey == c)
+    });
+    Ok(hits(&top, &live))
 }
 
 /// The record just before each record in its session (same filter), looked up
