@@ -79,10 +79,21 @@ pub struct RecallConfig {
     pub bm25_weight: f64,
     /// Candidates taken from each retriever before fusion (at least k).
     pub candidates: usize,
-    /// Share of the BM25 score of the record just before it in the same session
-    /// that a record receives: a conversation turn is read with the turn it
-    /// answers. 0 turns this off.
-    pub context_weight: f64,
+    /// Shares of the BM25 scores of the records just before it in the same
+    /// session (the one before, then the one before that) that a record
+    /// receives: a conversation turn is read with the turns it answers. An
+    /// empty list, or zeros, turn this off.
+    pub context_before: Vec<f64>,
+    /// The same for the records just after it (the answer to a question).
+    pub context_after: Vec<f64>,
+    /// Share of its session's BM25 score (the session's records read as one
+    /// document, the best session scaled to 1) that a record receives. 0 turns
+    /// this off.
+    pub session_weight: f64,
+    /// A record said by, or about, a person or subject the query names (a
+    /// speaker opening its text, or its `subject`) has its relevance
+    /// multiplied by 1 plus this. 0 turns this off.
+    pub entity_weight: f64,
     /// A result that matches no query word must be at least this similar
     /// (cosine) to the query; below it, a vector neighbour is noise.
     pub min_cosine: f64,
@@ -103,8 +114,11 @@ impl Default for RecallConfig {
             fusion: "weighted".into(),
             rrf_k: 60.0,
             bm25_weight: 0.6,
-            candidates: 50,
-            context_weight: 0.5,
+            candidates: 100,
+            context_before: vec![0.5, 0.25],
+            context_after: vec![0.15],
+            session_weight: 0.5,
+            entity_weight: 0.5,
             min_cosine: 0.3,
             recency_half_life_days: 30.0,
             recency_weight: 0.05,

@@ -33,7 +33,7 @@ use crate::storage::vault::FileStamp;
 use crate::storage::vectors::content_key;
 
 /// Bumped whenever the schema or analyzer changes; a mismatch forces a rebuild.
-pub const SCHEMA_VERSION: u32 = 8;
+pub const SCHEMA_VERSION: u32 = 9;
 
 const ANALYZER: &str = "engram_en";
 
@@ -210,6 +210,9 @@ pub struct Fields {
     pub user: Field,
     pub agent: Field,
     pub session: Field,
+    /// Who says the record, when its content opens with a name
+    /// ([`crate::storage::record::speaker_of`]), lowercased.
+    pub speaker: Field,
     pub subject: Field,
     pub category: Field,
     pub tags: Field,
@@ -265,6 +268,7 @@ fn build_schema() -> (Schema, Fields) {
         user: b.add_text_field("user", exact.clone()),
         agent: b.add_text_field("agent", exact.clone()),
         session: b.add_text_field("session", listed),
+        speaker: b.add_text_field("speaker", STRING | FAST),
         subject: b.add_text_field("subject", exact.clone()),
         category: b.add_text_field("category", exact.clone()),
         tags: b.add_text_field("tags", exact.clone()),
@@ -489,6 +493,11 @@ impl TextIndex {
         &self.fields
     }
 
+    /// A searcher on the latest commit this process has loaded.
+    pub fn searcher(&self) -> tantivy::Searcher {
+        self.reader.searcher()
+    }
+
     /// A writer for one command's changes (single-threaded: records are small).
     /// Files that a killed writer left half-made (a `.del` file written before
     /// its commit, say) are collected first: the next commit may want the same
@@ -658,6 +667,9 @@ impl TextIndex {
         doc.add_text(f.content, r.content());
         doc.add_text(f.kind, r.kind.as_str());
         doc.add_text(f.status, r.status.as_str());
+        if let Some(speaker) = crate::storage::record::speaker_of(r.content()) {
+            doc.add_text(f.speaker, speaker);
+        }
         let optional = [
             (f.user, &r.user),
             (f.agent, &r.agent),

@@ -6,6 +6,8 @@
 //! - [`naming`]: ids, short ids, slugs, where a record's file goes;
 //! - [`vault`]: the folder, its lock, atomic writes that never clobber;
 //! - [`index`]: the tantivy index (every field in one schema) and filters;
+//! - [`conversation`]: sessions as documents, turn order and speakers, read
+//!   from the index for recall;
 //! - [`vectors`]: the sidecar vector file;
 //! - [`sync`]: the stat-then-hash diff of the folder against the index, and
 //!   the fingerprint that makes "nothing changed" cheap;
@@ -14,6 +16,7 @@
 //! - [`writer`]: the one way records are created, rewritten and deleted;
 //! - [`git`], [`watch`], [`doctor`]: auto-commit, live sync, checks.
 
+pub mod conversation;
 pub mod doctor;
 pub mod feed;
 pub mod git;

@@ -823,6 +823,23 @@ fn list_field(value: &Value, key: &str) -> Result<Vec<String>, String> {
     }
 }
 
+/// The name that opens a record said by someone: one to three words, each
+/// starting with a capital letter, then `": "` ("Caroline: …", "Dr Ana Lima:
+/// …"). Lowercased, as the index keeps it. `None` for any other text.
+pub fn speaker_of(content: &str) -> Option<String> {
+    let (head, rest) = content.split_once(": ")?;
+    if rest.trim().is_empty() || head.is_empty() || head.len() > 60 {
+        return None;
+    }
+    let words: Vec<&str> = head.split(' ').collect();
+    let is_name = |w: &&str| {
+        let mut chars = w.chars();
+        chars.next().is_some_and(char::is_uppercase)
+            && chars.all(|c| c.is_alphanumeric() || matches!(c, '\'' | '.' | '-'))
+    };
+    (words.len() <= 3 && words.iter().all(is_name)).then(|| head.to_lowercase())
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -1019,5 +1036,22 @@ mod tests {
         let r = Record::parse(text, &fallbacks()).unwrap();
         assert_eq!(r.kind, Kind::Episodic);
         assert_eq!(r.content(), "Hello");
+    }
+
+    #[test]
+    fn a_speaker_is_a_short_capitalised_name_before_a_colon() {
+        assert_eq!(
+            speaker_of("Caroline: I went to a group").as_deref(),
+            Some("caroline")
+        );
+        assert_eq!(
+            speaker_of("Dr Ana Lima: the results").as_deref(),
+            Some("dr ana lima")
+        );
+        assert_eq!(speaker_of("Note: buy milk"), Some("note".into()));
+        assert_eq!(speaker_of("remember this: buy milk"), None);
+        assert_eq!(speaker_of("A Very Long Heading Here: text"), None);
+        assert_eq!(speaker_of("Caroline:"), None);
+        assert_eq!(speaker_of("Time 10:30 is fine"), None);
     }
 }

@@ -14,6 +14,7 @@ use tantivy::DocAddress;
 
 use crate::clock::Timestamp;
 use crate::error::{Error, Result};
+use crate::storage::conversation;
 use crate::storage::index::{Filter, IndexedDoc, VectorKeys};
 use crate::storage::store::Store;
 use crate::storage::vectors::VectorFile;
@@ -69,6 +70,12 @@ pub struct ScoreParts {
     pub importance: f64,
     pub confidence: f64,
     pub fusion: &'static str,
+    /// The record's session's BM25 score as one document, the best 1.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session: Option<f64>,
+    /// The person or subject named by the query that said or is the record.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub entity: Option<String>,
 }
 
 /// One result.
@@ -111,7 +118,6 @@ pub fn recall(store: &Store, request: &RecallRequest) -> Result<RecallOutcome> {
         (mode, _) => mode,
     };
     let index = store.index();
-    let mut predecessors = Predecessors::new(store, &request.filter);
     // The cosine scan (the embedder's first use and a pass over every vector
     // row) runs on a thread of its own while BM25 ranks on this one.
     let (bm25, cosine) = std::thread::scope(|scope| {
@@ -120,7 +126,7 @@ pub fn recall(store: &Store, request: &RecallRequest) -> Result<RecallOutcome> {
         let bm25 = if mode == Mode::Vector {
             Ok(Vec::new())
         } else {
-            bm25_candidates(store, query, request, candidates, &mut predecessors)
+            bm25_candidates(store, query, request, candidates)
         };
         let cosine = cosine.map(|h| h.join().expect("the vector scan panicked"));
         (bm25, cosine)
@@ -152,7 +158,6 @@ pub fn recall(store: &Store, request: &RecallRequest) -> Result<RecallOutcome> {
         ),
         (Mode::Hybrid, _) => (fusion::reciprocal_rank(&[&bm25, &cosine], cfg.rrf_k), "rrf"),
     };
-    let best = fused.values().cloned().fold(0.0_f64, f64::max);
     let rank_of = |list: &[(DocAddress, f32)]| -> HashMap<DocAddress, (usize, f32)> {
         list.iter()
             .enumerate()
@@ -161,11 +166,9 @@ pub fn recall(store: &Store, request: &RecallRequest) -> Result<RecallOutcome> {
     };
     let bm25_ranks = rank_of(&bm25);
     let cos_ranks = rank_of(&cosine);
-    let mut hits = Vec::with_capacity(fused.len());
+    let mut scored = Vec::with_capacity(fused.len());
     for (addr, score) in fused {
-        let doc = index.fetch(addr)?;
         let mut parts = ScoreParts {
-            relevance: if best > 0.0 { score / best } else { 0.0 },
             fusion: fusion_name,
             ..ScoreParts::default()
         };
@@ -180,6 +183,16 @@ pub fn recall(store: &Store, request: &RecallRequest) -> Result<RecallOutcome> {
         if parts.bm25.is_none() && parts.cosine.is_none_or(|c| f64::from(c) < cfg.min_cosine) {
             continue;
         }
+        scored.push((index.fetch(addr)?, score, parts));
+    }
+    let conversation = Conversation::of_query(store, query, cfg)?;
+    for (doc, score, parts) in &mut scored {
+        conversation.lift(doc, score, parts);
+    }
+    let best = scored.iter().map(|s| s.1).fold(0.0_f64, f64::max);
+    let mut hits = Vec::with_capacity(scored.len());
+    for (doc, score, mut parts) in scored {
+        parts.relevance = if best > 0.0 { score / best } else { 0.0 };
         hits.push(rescore(doc, parts, request.now, cfg));
     }
     sort_and_truncate(&mut hits, request.k, request.one_per_statement);
@@ -188,19 +201,27 @@ pub fn recall(store: &Store, request: &RecallRequest) -> Result<RecallOutcome> {
     Ok(outcome)
 }
 
-/// The BM25 candidates, lifted by their session context when configured.
+/// The BM25 candidates, each lifted by the BM25 scores of the turns around
+/// it in its session (a turn like "Yes, last week!" is found through the
+/// question it answers).
 fn bm25_candidates(
     store: &Store,
     query: &str,
     request: &RecallRequest,
     candidates: usize,
-    predecessors: &mut Predecessors,
 ) -> Result<Vec<(DocAddress, f32)>> {
     let cfg = &store.vault().config().recall;
-    let pool = if cfg.context_weight > 0.0 {
-        candidates * 4
-    } else {
+    let before = cfg.context_before.iter().zip(1..).map(|(w, i)| (-i, *w));
+    let after = cfg.context_after.iter().zip(1..).map(|(w, i)| (i, *w));
+    let window: Vec<(isize, f32)> = before
+        .chain(after)
+        .filter(|(_, w)| *w > 0.0)
+        .map(|(o, w)| (o, w as f32))
+        .collect();
+    let pool = if window.is_empty() {
         candidates
+    } else {
+        candidates * 4
     };
     let mut list: Vec<(DocAddress, f32)> = store
         .index()
@@ -208,12 +229,96 @@ fn bm25_candidates(
         .into_iter()
         .map(|(s, a)| (a, s))
         .collect();
-    if cfg.context_weight > 0.0 {
-        let scores: HashMap<DocAddress, f32> = list.iter().copied().collect();
-        list = predecessors.boost(&list, &scores, cfg.context_weight as f32)?;
+    if !window.is_empty() {
+        list = with_context(store, &list, &request.filter, &window)?;
     }
     list.truncate(candidates);
     Ok(list)
+}
+
+/// Adds to each score, for each `(offset, weight)` of the window, `weight`
+/// times the score in `list` of the record `offset` turns away in the same
+/// session (0 when it is not in the list); best first.
+fn with_context(
+    store: &Store,
+    list: &[(DocAddress, f32)],
+    filter: &Filter,
+    window: &[(isize, f32)],
+) -> Result<Vec<(DocAddress, f32)>> {
+    let scores: HashMap<DocAddress, f32> = list.iter().copied().collect();
+    let around: Vec<DocAddress> = list.iter().map(|(a, _)| *a).collect();
+    let order = conversation::turn_order(store.index(), &around, filter)?;
+    let mut lifted: Vec<(DocAddress, f32)> = list
+        .iter()
+        .map(|(addr, score)| {
+            let extra: f32 = window
+                .iter()
+                .filter_map(|(offset, weight)| {
+                    let near = order.near(*addr, *offset)?;
+                    Some(weight * scores.get(&near).copied().unwrap_or(0.0))
+                })
+                .sum();
+            (*addr, score + extra)
+        })
+        .collect();
+    lifted.sort_by(|a, b| b.1.total_cmp(&a.1));
+    Ok(lifted)
+}
+
+/// What a query says about the conversation it asks of: which sessions match
+/// it as a whole, and which people or subjects it names.
+struct Conversation {
+    /// Each matching session's BM25 score, the best scaled to 1.
+    sessions: HashMap<String, f64>,
+    entities: Vec<String>,
+    session_weight: f64,
+    entity_weight: f64,
+}
+
+impl Conversation {
+    fn of_query(store: &Store, query: &str, cfg: &crate::config::RecallConfig) -> Result<Self> {
+        let index = store.index();
+        let (session_weight, entity_weight) = (cfg.session_weight, cfg.entity_weight);
+        let mut sessions = HashMap::new();
+        if session_weight > 0.0 {
+            let raw = conversation::session_scores(index, query)?;
+            let best = raw.values().copied().fold(0.0_f32, f32::max);
+            if best > 0.0 {
+                sessions = raw
+                    .into_iter()
+                    .map(|(s, v)| (s, f64::from(v / best)))
+                    .collect();
+            }
+        }
+        let entities = if entity_weight > 0.0 {
+            conversation::named_entities(index, query)?
+        } else {
+            Vec::new()
+        };
+        Ok(Conversation {
+            sessions,
+            entities,
+            session_weight,
+            entity_weight,
+        })
+    }
+
+    /// Adds the record's share of its session's score, and the entity lift
+    /// when it is said by, or about, someone the query names.
+    fn lift(&self, doc: &IndexedDoc, score: &mut f64, parts: &mut ScoreParts) {
+        if let Some(s) = doc.session.as_ref().and_then(|s| self.sessions.get(s)) {
+            parts.session = Some(*s);
+            *score += self.session_weight * s;
+        }
+        let speaker = crate::storage::record::speaker_of(&doc.content);
+        let named = self.entities.iter().find(|e| {
+            speaker.as_deref() == Some(e.as_str()) || doc.subject.as_deref() == Some(e.as_str())
+        });
+        if let Some(e) = named {
+            parts.entity = Some(e.clone());
+            *score *= 1.0 + self.entity_weight;
+        }
+    }
 }
 
 fn vector_candidates(
@@ -261,63 +366,6 @@ fn vector_candidates(
         live.get(&k).is_some_and(|(_, ckey)| *ckey == c)
     });
     Ok(hits(&top, &live))
-}
-
-/// The record just before each record in its session (same filter), looked up
-/// once per record.
-struct Predecessors<'a> {
-    store: &'a Store,
-    filter: &'a Filter,
-    memo: HashMap<DocAddress, Option<DocAddress>>,
-}
-
-impl<'a> Predecessors<'a> {
-    fn new(store: &'a Store, filter: &'a Filter) -> Self {
-        Predecessors {
-            store,
-            filter,
-            memo: HashMap::new(),
-        }
-    }
-
-    fn of(&mut self, addr: DocAddress) -> Result<Option<DocAddress>> {
-        if let Some(known) = self.memo.get(&addr) {
-            return Ok(*known);
-        }
-        let index = self.store.index();
-        let prev = match index.session_and_created(addr)? {
-            Some((session, created)) => {
-                let before = Filter {
-                    session: Some(session),
-                    until: Some(created - chrono::Duration::seconds(1)),
-                    ..self.filter.clone()
-                };
-                index.newest(&before, 1)?.first().copied()
-            }
-            None => None,
-        };
-        self.memo.insert(addr, prev);
-        Ok(prev)
-    }
-
-    /// Adds to each score `weight` times its predecessor's score in `scores`
-    /// (0 when unknown), best first. A turn like "Yes, last week!" is found
-    /// through the question it answers.
-    fn boost(
-        &mut self,
-        list: &[(DocAddress, f32)],
-        scores: &HashMap<DocAddress, f32>,
-        weight: f32,
-    ) -> Result<Vec<(DocAddress, f32)>> {
-        let mut boosted = Vec::with_capacity(list.len());
-        for (addr, score) in list {
-            let prev = self.of(*addr)?;
-            let extra = prev.and_then(|p| scores.get(&p)).copied().unwrap_or(0.0);
-            boosted.push((*addr, score + weight * extra));
-        }
-        boosted.sort_by(|a, b| b.1.total_cmp(&a.1));
-        Ok(boosted)
-    }
 }
 
 fn list_by_salience(store: &Store, request: &RecallRequest) -> Result<RecallOutcome> {

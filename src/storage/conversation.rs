@@ -1,0 +1,293 @@
+//! Conversations in the index: what recall reads around a record.
+//!
+//! A session (the records captured with one `session`) is also read as one
+//! document, the text of all its records: [`session_scores`] ranks sessions by
+//! BM25 over the same analyzed terms as records, from the postings of the
+//! query's terms, with no second index to keep in step. [`turn_order`] lists
+//! the records of some sessions in the order they were said, for the context
+//! of a turn. [`named_entities`] tells which people or subjects a query names:
+//! the speakers the index keeps (see [`crate::storage::record::speaker_of`])
+//! and the subjects.
+
+use std::collections::HashMap;
+
+use tantivy::collector::DocSetCollector;
+use tantivy::postings::Postings;
+use tantivy::query::{BooleanQuery, Occur, Query, TermQuery};
+use tantivy::schema::IndexRecordOption;
+use tantivy::{DocAddress, DocSet, TERMINATED, Term};
+
+use crate::error::Result;
+use crate::storage::index::{Filter, TextIndex};
+
+/// BM25's term-frequency saturation and length normalisation, as tantivy's.
+const K1: f32 = 1.2;
+const B: f32 = 0.75;
+
+/// BM25 of every session that holds a term of `text`, each session taken as
+/// one document made of its live records' content. Records with no session
+/// belong to none.
+pub fn session_scores(index: &TextIndex, text: &str) -> Result<HashMap<String, f32>> {
+    let terms = index.analyze(text);
+    if terms.is_empty() {
+        return Ok(HashMap::new());
+    }
+    let content = index.fields().content;
+    let searcher = index.searcher();
+    // Per session (by name, across segments): its length in tokens and the
+    // frequency of each query term in it.
+    let mut names: HashMap<String, usize> = HashMap::new();
+    let mut length: Vec<f32> = Vec::new();
+    let mut freq: Vec<Vec<f32>> = Vec::new();
+    for segment in searcher.segment_readers() {
+        let Some(sessions) = segment.fast_fields().str("session")? else {
+            continue;
+        };
+        let norms = segment.get_fieldnorms_reader(content)?;
+        let alive = segment.alive_bitset();
+        // Ordinal in this segment's column → index into the vectors above.
+        let mut slot: Vec<usize> = Vec::with_capacity(sessions.num_terms());
+        let mut stream = sessions
+            .dictionary()
+            .stream()
+            .map_err(tantivy::TantivyError::from)?;
+        while stream.advance() {
+            let name = String::from_utf8_lossy(stream.key()).into_owned();
+            let next = names.len();
+            let s = *names.entry(name).or_insert(next);
+            if s == next {
+                length.push(0.0);
+                freq.push(vec![0.0; terms.len()]);
+            }
+            slot.push(s);
+        }
+        for doc in 0..segment.max_doc() {
+            if alive.is_some_and(|a| a.is_deleted(doc)) {
+                continue;
+            }
+            if let Some(ord) = sessions.term_ords(doc).next() {
+                length[slot[ord as usize]] += norms.fieldnorm(doc) as f32;
+            }
+        }
+        let inverted = segment.inverted_index(content)?;
+        for (t, term) in terms.iter().enumerate() {
+            let term = Term::from_field_text(content, term);
+            let Some(mut postings) = inverted
+                .read_postings(&term, IndexRecordOption::WithFreqs)
+                .map_err(tantivy::TantivyError::from)?
+            else {
+                continue;
+            };
+            let mut doc = postings.doc();
+            while doc != TERMINATED {
+                if !alive.is_some_and(|a| a.is_deleted(doc))
+                    && let Some(ord) = sessions.term_ords(doc).next()
+                {
+                    freq[slot[ord as usize]][t] += postings.term_freq() as f32;
+                }
+                doc = postings.advance();
+            }
+        }
+    }
+    let n = length.iter().filter(|l| **l > 0.0).count() as f32;
+    if n == 0.0 {
+        return Ok(HashMap::new());
+    }
+    let average = length.iter().sum::<f32>() / n;
+    let idf: Vec<f32> = (0..terms.len())
+        .map(|t| {
+            let df = freq.iter().filter(|f| f[t] > 0.0).count() as f32;
+            (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
+        })
+        .collect();
+    let mut scores = HashMap::new();
+    for (name, s) in names {
+        let norm = K1 * (1.0 - B + B * length[s] / average.max(1.0));
+        let score: f32 = freq[s]
+            .iter()
+            .zip(&idf)
+            .filter(|(f, _)| **f > 0.0)
+            .map(|(f, idf)| idf * f * (K1 + 1.0) / (f + norm))
+            .sum();
+        if score > 0.0 {
+            scores.insert(name, score);
+        }
+    }
+    Ok(scores)
+}
+
+/// The sessions of some records, each as its records that pass the filter in
+/// the order they were said (by `created`, then id, which sorts by time
+/// within a second).
+#[derive(Debug, Default)]
+pub struct TurnOrder {
+    pub sessions: Vec<Vec<DocAddress>>,
+    /// Where each record is: its session in `sessions`, then its turn.
+    pub position: HashMap<DocAddress, (usize, usize)>,
+}
+
+impl TurnOrder {
+    /// The record `offset` turns away from `addr` in its session.
+    pub fn near(&self, addr: DocAddress, offset: isize) -> Option<DocAddress> {
+        let (s, i) = self.position.get(&addr)?;
+        self.sessions[*s]
+            .get(i.checked_add_signed(offset)?)
+            .copied()
+    }
+}
+
+/// The [`TurnOrder`] of the sessions of the records `around`. Strings are
+/// read from the columns in batches, each block of a dictionary decoded once.
+pub fn turn_order(index: &TextIndex, around: &[DocAddress], filter: &Filter) -> Result<TurnOrder> {
+    let searcher = index.searcher();
+    let mut by_segment: HashMap<u32, Vec<u64>> = HashMap::new();
+    for addr in around {
+        let fast = searcher.segment_reader(addr.segment_ord).fast_fields();
+        if let Some(sessions) = fast.str("session")?
+            && let Some(ord) = sessions.term_ords(addr.doc_id).next()
+        {
+            by_segment.entry(addr.segment_ord).or_default().push(ord);
+        }
+    }
+    let mut names: Vec<String> = Vec::new();
+    for (segment, mut ords) in by_segment {
+        let fast = searcher.segment_reader(segment).fast_fields();
+        if let Some(sessions) = fast.str("session")? {
+            names.extend(ordinal_names(&sessions, &mut ords)?.into_values());
+        }
+    }
+    names.sort();
+    names.dedup();
+    if names.is_empty() {
+        return Ok(TurnOrder::default());
+    }
+    let field = index.fields().session;
+    let any: Vec<(Occur, Box<dyn Query>)> = names
+        .iter()
+        .map(|s| {
+            let q: Box<dyn Query> = Box::new(TermQuery::new(
+                Term::from_field_text(field, s),
+                IndexRecordOption::Basic,
+            ));
+            (Occur::Should, q)
+        })
+        .collect();
+    let query = BooleanQuery::new(vec![
+        (Occur::Must, index.filter_query(filter)),
+        (
+            Occur::Must,
+            Box::new(BooleanQuery::new(any)) as Box<dyn Query>,
+        ),
+    ]);
+    let mut docs: Vec<DocAddress> = searcher
+        .search(&query, &DocSetCollector)?
+        .into_iter()
+        .collect();
+    docs.sort();
+    let mut turns: HashMap<String, Vec<(i64, String, DocAddress)>> = HashMap::new();
+    for segment_docs in docs.chunk_by(|a, b| a.segment_ord == b.segment_ord) {
+        let fast = searcher
+            .segment_reader(segment_docs[0].segment_ord)
+            .fast_fields();
+        let (Some(sessions), Some(ids)) = (fast.str("session")?, fast.str("id")?) else {
+            continue;
+        };
+        let created = fast.i64("created")?;
+        let first = |column: &tantivy::columnar::StrColumn, doc| column.term_ords(doc).next();
+        let mut session_ords: Vec<u64> = segment_docs
+            .iter()
+            .filter_map(|a| first(&sessions, a.doc_id))
+            .collect();
+        let mut id_ords: Vec<u64> = segment_docs
+            .iter()
+            .filter_map(|a| first(&ids, a.doc_id))
+            .collect();
+        let session_names = ordinal_names(&sessions, &mut session_ords)?;
+        let id_names = ordinal_names(&ids, &mut id_ords)?;
+        for addr in segment_docs {
+            let session = first(&sessions, addr.doc_id).and_then(|o| session_names.get(&o));
+            let id = first(&ids, addr.doc_id).and_then(|o| id_names.get(&o));
+            if let (Some(session), Some(id)) = (session, id) {
+                let when = created.first(addr.doc_id).unwrap_or(0);
+                turns
+                    .entry(session.clone())
+                    .or_default()
+                    .push((when, id.clone(), *addr));
+            }
+        }
+    }
+    let mut order = TurnOrder::default();
+    for (_, mut session) in turns {
+        session.sort();
+        let s = order.sessions.len();
+        for (i, (_, _, addr)) in session.iter().enumerate() {
+            order.position.insert(*addr, (s, i));
+        }
+        order
+            .sessions
+            .push(session.into_iter().map(|(_, _, a)| a).collect());
+    }
+    Ok(order)
+}
+
+/// The strings of some ordinals of a column (sorted and deduplicated in
+/// place), each dictionary block decoded once.
+fn ordinal_names(
+    column: &tantivy::columnar::StrColumn,
+    ords: &mut Vec<u64>,
+) -> Result<HashMap<u64, String>> {
+    ords.sort_unstable();
+    ords.dedup();
+    let mut names = Vec::with_capacity(ords.len());
+    column
+        .dictionary()
+        .sorted_ords_to_term_cb(ords, |bytes| {
+            names.push(String::from_utf8_lossy(bytes).into_owned())
+        })
+        .map_err(tantivy::TantivyError::from)?;
+    Ok(ords.iter().copied().zip(names).collect())
+}
+
+/// The people and subjects the vault knows that `text` names: every run of
+/// one to three of its words that is some record's speaker (words joined by
+/// spaces) or subject (joined by hyphens, as subjects are written), with a
+/// possessive "'s" dropped. Lowercase.
+pub fn named_entities(index: &TextIndex, text: &str) -> Result<Vec<String>> {
+    let words: Vec<String> = text
+        .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '’' || c == '-'))
+        .map(|w| {
+            let w = w.to_lowercase();
+            let w = w.trim_matches(|c| c == '\'' || c == '’' || c == '-');
+            w.strip_suffix("'s")
+                .or_else(|| w.strip_suffix("’s"))
+                .unwrap_or(w)
+                .to_string()
+        })
+        .filter(|w| !w.is_empty())
+        .collect();
+    let fields = index.fields();
+    let searcher = index.searcher();
+    let known = |field, value: &str| -> Result<bool> {
+        let term = Term::from_field_text(field, value);
+        for segment in searcher.segment_readers() {
+            let terms = segment.inverted_index(field)?;
+            if terms.doc_freq(&term).map_err(tantivy::TantivyError::from)? > 0 {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    };
+    let mut found: Vec<String> = Vec::new();
+    for len in (1..=3).rev() {
+        for run in words.windows(len) {
+            let spoken = run.join(" ");
+            let subject = run.join("-");
+            for (field, name) in [(fields.speaker, &spoken), (fields.subject, &subject)] {
+                if !found.contains(name) && known(field, name)? {
+                    found.push(name.clone());
+                }
+            }
+        }
+    }
+    Ok(found)
+}
