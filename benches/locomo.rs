@@ -195,8 +195,8 @@ fn main() {
     files.sort();
     let mut totals: BTreeMap<String, Score> = BTreeMap::new();
     let mut by_category: BTreeMap<(String, u64), Score> = BTreeMap::new();
-    let (mut ingest_secs, mut turns_total, mut query_secs, mut queries) =
-        (0.0, 0usize, BTreeMap::new(), 0usize);
+    let (mut ingest_secs, mut turns_total) = (0.0, 0usize);
+    let mut latencies: BTreeMap<String, Vec<f64>> = BTreeMap::new();
     for file in &files {
         let conv = load(file);
         let dir = tempfile::tempdir().expect("temp dir");
@@ -230,8 +230,8 @@ fn main() {
         for mode in &modes {
             let label = format!("{mode:?}").to_lowercase();
             let mut score = Score::default();
-            let started = Instant::now();
             for q in &conv.questions {
+                let started = Instant::now();
                 let request = RecallRequest {
                     query: Some(q.text.clone()),
                     filter: Filter {
@@ -244,6 +244,10 @@ fn main() {
                     one_per_statement: true,
                 };
                 let outcome = recall::recall(&store, &request).expect("recall");
+                latencies
+                    .entry(label.clone())
+                    .or_default()
+                    .push(started.elapsed().as_secs_f64() * 1000.0);
                 let found: Vec<String> = outcome
                     .hits
                     .iter()
@@ -262,8 +266,6 @@ fn main() {
                     .or_default()
                     .add(&found, &q.evidence);
             }
-            *query_secs.entry(label.clone()).or_insert(0.0) += started.elapsed().as_secs_f64();
-            queries += conv.questions.len();
             eprintln!("{} {label}: {}", conv.name, score.row(&conv.name));
             totals.entry(label).or_default().merge(&score);
         }
@@ -308,11 +310,13 @@ fn main() {
         "ingest: {turns_total} turns in {ingest_secs:.2} s ({:.0} turns/s, raw capture incl. fsync and indexing)",
         turns_total as f64 / ingest_secs
     );
-    let per_mode = queries / modes.len().max(1);
-    for (label, secs) in &query_secs {
+    for (label, ms) in &mut latencies {
+        ms.sort_by(f64::total_cmp);
+        let mean = ms.iter().sum::<f64>() / ms.len().max(1) as f64;
+        let p95 = ms[(ms.len() * 95 / 100).min(ms.len() - 1)];
         println!(
-            "query ({label}): {:.2} ms mean over {per_mode} questions",
-            secs * 1000.0 / per_mode as f64
+            "query ({label}, in process): {mean:.2} ms mean, {p95:.2} ms p95 over {} questions",
+            ms.len()
         );
     }
 }

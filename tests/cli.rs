@@ -35,6 +35,8 @@ mod maintenance_truth;
 mod obsidian;
 #[path = "cli/progress.rs"]
 mod progress;
+#[path = "cli/ranking.rs"]
+mod ranking;
 #[path = "cli/restore.rs"]
 mod restore;
 #[path = "cli/scenarios.rs"]

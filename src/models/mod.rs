@@ -6,6 +6,7 @@
 //! - [`lexicon`]: parts of speech and verb forms from WordNet word lists;
 //! - [`rewrite`]: a first-person clause told in the third person;
 //! - [`when`]: time words resolved against the time of capture;
+//! - [`vocabulary`]: the words people ask about a kind of fact with;
 //! - [`embed`]: the embedder trait, the built-in static embedder and the
 //!   OpenAI-compatible HTTP client;
 //! - [`llm`]: the OpenAI-compatible chat client and the prompts for capture,
@@ -16,4 +17,5 @@ pub mod lexicon;
 pub mod llm;
 pub mod rewrite;
 pub mod rules;
+pub mod vocabulary;
 pub mod when;

@@ -11,14 +11,12 @@
 
 use std::collections::HashMap;
 
-use tantivy::collector::DocSetCollector;
 use tantivy::postings::Postings;
-use tantivy::query::{BooleanQuery, Occur, Query, TermQuery};
 use tantivy::schema::IndexRecordOption;
 use tantivy::{DocAddress, DocSet, TERMINATED, Term};
 
 use crate::error::Result;
-use crate::storage::index::{Filter, TextIndex};
+use crate::storage::index::TextIndex;
 
 /// BM25's term-frequency saturation and length normalisation, as tantivy's.
 const K1: f32 = 1.2;
@@ -136,9 +134,17 @@ impl TurnOrder {
     }
 }
 
-/// The [`TurnOrder`] of the sessions of the records `around`. Strings are
-/// read from the columns in batches, each block of a dictionary decoded once.
-pub fn turn_order(index: &TextIndex, around: &[DocAddress], filter: &Filter) -> Result<TurnOrder> {
+/// A session with more records than this is not put in order: reading it
+/// costs a column lookup per record, on every recall.
+pub const MAX_ORDERED_SESSION: u32 = 5_000;
+
+/// The [`TurnOrder`] of the sessions of the records `around`: every live
+/// record of those sessions, whatever a query filters, since the turn before
+/// a turn is the one that was said before it. Each session's records come
+/// from the postings of its term; strings are read from the columns in
+/// batches, each block of a dictionary decoded once, and ids only to order
+/// records of one second that sit in different segments.
+pub fn turn_order(index: &TextIndex, around: &[DocAddress]) -> Result<TurnOrder> {
     let searcher = index.searcher();
     let mut by_segment: HashMap<u32, Vec<u64>> = HashMap::new();
     for addr in around {
@@ -158,76 +164,93 @@ pub fn turn_order(index: &TextIndex, around: &[DocAddress], filter: &Filter) -> 
     }
     names.sort();
     names.dedup();
-    if names.is_empty() {
-        return Ok(TurnOrder::default());
-    }
     let field = index.fields().session;
-    let any: Vec<(Occur, Box<dyn Query>)> = names
-        .iter()
-        .map(|s| {
-            let q: Box<dyn Query> = Box::new(TermQuery::new(
-                Term::from_field_text(field, s),
-                IndexRecordOption::Basic,
-            ));
-            (Occur::Should, q)
-        })
-        .collect();
-    let query = BooleanQuery::new(vec![
-        (Occur::Must, index.filter_query(filter)),
-        (
-            Occur::Must,
-            Box::new(BooleanQuery::new(any)) as Box<dyn Query>,
-        ),
-    ]);
-    let mut docs: Vec<DocAddress> = searcher
-        .search(&query, &DocSetCollector)?
-        .into_iter()
-        .collect();
-    docs.sort();
-    let mut turns: HashMap<String, Vec<(i64, String, DocAddress)>> = HashMap::new();
-    for segment_docs in docs.chunk_by(|a, b| a.segment_ord == b.segment_ord) {
-        let fast = searcher
-            .segment_reader(segment_docs[0].segment_ord)
-            .fast_fields();
-        let (Some(sessions), Some(ids)) = (fast.str("session")?, fast.str("id")?) else {
-            continue;
-        };
-        let created = fast.i64("created")?;
-        let first = |column: &tantivy::columnar::StrColumn, doc| column.term_ords(doc).next();
-        let mut session_ords: Vec<u64> = segment_docs
-            .iter()
-            .filter_map(|a| first(&sessions, a.doc_id))
-            .collect();
-        let mut id_ords: Vec<u64> = segment_docs
-            .iter()
-            .filter_map(|a| first(&ids, a.doc_id))
-            .collect();
-        let session_names = ordinal_names(&sessions, &mut session_ords)?;
-        let id_names = ordinal_names(&ids, &mut id_ords)?;
-        for addr in segment_docs {
-            let session = first(&sessions, addr.doc_id).and_then(|o| session_names.get(&o));
-            let id = first(&ids, addr.doc_id).and_then(|o| id_names.get(&o));
-            if let (Some(session), Some(id)) = (session, id) {
-                let when = created.first(addr.doc_id).unwrap_or(0);
-                turns
-                    .entry(session.clone())
-                    .or_default()
-                    .push((when, id.clone(), *addr));
+    // (created, segment, id ordinal, document) of each record, per session.
+    let mut turns: Vec<Vec<Turn>> = vec![Vec::new(); names.len()];
+    for (ord, segment) in searcher.segment_readers().iter().enumerate() {
+        let ord = ord as u32;
+        let inverted = segment.inverted_index(field)?;
+        let fast = segment.fast_fields();
+        let (created, ids) = (fast.i64("created")?, fast.str("id")?);
+        let alive = segment.alive_bitset();
+        for (s, name) in names.iter().enumerate() {
+            let term = Term::from_field_text(field, name);
+            let Some(mut postings) = inverted
+                .read_postings(&term, IndexRecordOption::Basic)
+                .map_err(tantivy::TantivyError::from)?
+            else {
+                continue;
+            };
+            let mut doc = postings.doc();
+            while doc != TERMINATED {
+                if !alive.is_some_and(|a| a.is_deleted(doc)) {
+                    let when = created.first(doc).unwrap_or(0);
+                    let id = ids
+                        .as_ref()
+                        .and_then(|c| c.term_ords(doc).next())
+                        .unwrap_or(0);
+                    turns[s].push((when, ord, id, DocAddress::new(ord, doc)));
+                }
+                doc = postings.advance();
             }
         }
     }
+    turns.retain(|t| !t.is_empty() && t.len() <= MAX_ORDERED_SESSION as usize);
+    for session in &mut turns {
+        session.sort_unstable();
+    }
+    order_ties_by_id(&searcher, &mut turns)?;
     let mut order = TurnOrder::default();
-    for (_, mut session) in turns {
-        session.sort();
+    for session in turns {
         let s = order.sessions.len();
-        for (i, (_, _, addr)) in session.iter().enumerate() {
-            order.position.insert(*addr, (s, i));
+        for (i, turn) in session.iter().enumerate() {
+            order.position.insert(turn.3, (s, i));
         }
         order
             .sessions
-            .push(session.into_iter().map(|(_, _, a)| a).collect());
+            .push(session.into_iter().map(|t| t.3).collect());
     }
     Ok(order)
+}
+
+/// One record in a session: created, segment, id ordinal, address.
+type Turn = (i64, u32, u64, DocAddress);
+
+/// Puts records of one second that sit in different segments in id order
+/// (ids sort by time within the second); within a segment, id ordinals
+/// already sort as the ids do. The ids needed are read in one batch per
+/// segment.
+fn order_ties_by_id(searcher: &tantivy::Searcher, sessions: &mut [Vec<Turn>]) -> Result<()> {
+    let spans_segments = |run: &[Turn]| run.iter().any(|t| t.1 != run[0].1);
+    let mut wanted: HashMap<u32, Vec<u64>> = HashMap::new();
+    for session in sessions.iter() {
+        for run in session.chunk_by(|a, b| a.0 == b.0) {
+            if spans_segments(run) {
+                for t in run {
+                    wanted.entry(t.1).or_default().push(t.2);
+                }
+            }
+        }
+    }
+    let mut ids: HashMap<(u32, u64), String> = HashMap::new();
+    for (segment, mut ords) in wanted {
+        if let Some(column) = searcher.segment_reader(segment).fast_fields().str("id")? {
+            for (ord, id) in ordinal_names(&column, &mut ords)? {
+                ids.insert((segment, ord), id);
+            }
+        }
+    }
+    if ids.is_empty() {
+        return Ok(());
+    }
+    for session in sessions.iter_mut() {
+        for run in session.chunk_by_mut(|a, b| a.0 == b.0) {
+            if spans_segments(run) {
+                run.sort_by(|a, b| ids.get(&(a.1, a.2)).cmp(&ids.get(&(b.1, b.2))));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The strings of some ordinals of a column (sorted and deduplicated in
@@ -251,7 +274,8 @@ fn ordinal_names(
 /// The people and subjects the vault knows that `text` names: every run of
 /// one to three of its words that is some record's speaker (words joined by
 /// spaces) or subject (joined by hyphens, as subjects are written), with a
-/// possessive "'s" dropped. Lowercase.
+/// possessive "'s" dropped; and `user`, the subject of the speaker's own
+/// facts, when the text says "I", "me", "my", "mine" or "myself". Lowercase.
 pub fn named_entities(index: &TextIndex, text: &str) -> Result<Vec<String>> {
     let words: Vec<String> = text
         .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '’' || c == '-'))
@@ -278,6 +302,10 @@ pub fn named_entities(index: &TextIndex, text: &str) -> Result<Vec<String>> {
         Ok(false)
     };
     let mut found: Vec<String> = Vec::new();
+    let first_person = ["i", "me", "my", "mine", "myself"];
+    if words.iter().any(|w| first_person.contains(&w.as_str())) && known(fields.subject, "user")? {
+        found.push("user".into());
+    }
     for len in (1..=3).rev() {
         for run in words.windows(len) {
             let spoken = run.join(" ");

@@ -230,7 +230,7 @@ fn bm25_candidates(
         .map(|(s, a)| (a, s))
         .collect();
     if !window.is_empty() {
-        list = with_context(store, &list, &request.filter, &window)?;
+        list = with_context(store, &list, &window)?;
     }
     list.truncate(candidates);
     Ok(list)
@@ -242,12 +242,11 @@ fn bm25_candidates(
 fn with_context(
     store: &Store,
     list: &[(DocAddress, f32)],
-    filter: &Filter,
     window: &[(isize, f32)],
 ) -> Result<Vec<(DocAddress, f32)>> {
     let scores: HashMap<DocAddress, f32> = list.iter().copied().collect();
     let around: Vec<DocAddress> = list.iter().map(|(a, _)| *a).collect();
-    let order = conversation::turn_order(store.index(), &around, filter)?;
+    let order = conversation::turn_order(store.index(), &around)?;
     let mut lifted: Vec<(DocAddress, f32)> = list
         .iter()
         .map(|(addr, score)| {
