@@ -16,7 +16,7 @@ use tantivy::schema::IndexRecordOption;
 use tantivy::{DocAddress, DocSet, TERMINATED, Term};
 
 use crate::error::Result;
-use crate::storage::index::TextIndex;
+use crate::storage::index::{TextIndex, ordinal_names};
 
 /// BM25's term-frequency saturation and length normalisation, as tantivy's.
 const K1: f32 = 1.2;
@@ -251,24 +251,6 @@ fn order_ties_by_id(searcher: &tantivy::Searcher, sessions: &mut [Vec<Turn>]) ->
         }
     }
     Ok(())
-}
-
-/// The strings of some ordinals of a column (sorted and deduplicated in
-/// place), each dictionary block decoded once.
-fn ordinal_names(
-    column: &tantivy::columnar::StrColumn,
-    ords: &mut Vec<u64>,
-) -> Result<HashMap<u64, String>> {
-    ords.sort_unstable();
-    ords.dedup();
-    let mut names = Vec::with_capacity(ords.len());
-    column
-        .dictionary()
-        .sorted_ords_to_term_cb(ords, |bytes| {
-            names.push(String::from_utf8_lossy(bytes).into_owned())
-        })
-        .map_err(tantivy::TantivyError::from)?;
-    Ok(ords.iter().copied().zip(names).collect())
 }
 
 /// The people and subjects the vault knows that `text` names: every run of

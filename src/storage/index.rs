@@ -33,7 +33,7 @@ use crate::storage::vault::FileStamp;
 use crate::storage::vectors::content_key;
 
 /// Bumped whenever the schema or analyzer changes; a mismatch forces a rebuild.
-pub const SCHEMA_VERSION: u32 = 10;
+pub const SCHEMA_VERSION: u32 = 11;
 
 const ANALYZER: &str = "engram_en";
 
@@ -283,9 +283,9 @@ fn build_schema() -> (Schema, Fields) {
         status: b.add_text_field("status", exact.clone()),
         user: b.add_text_field("user", exact.clone()),
         agent: b.add_text_field("agent", exact.clone()),
-        session: b.add_text_field("session", listed),
+        session: b.add_text_field("session", listed.clone()),
         speaker: b.add_text_field("speaker", STRING | FAST),
-        subject: b.add_text_field("subject", exact.clone()),
+        subject: b.add_text_field("subject", listed),
         category: b.add_text_field("category", exact.clone()),
         tags: b.add_text_field("tags", exact.clone()),
         meta: b.add_text_field("meta", STORED),
@@ -403,6 +403,36 @@ pub struct IndexedDoc {
     pub attribute: Option<String>,
     pub invalidated_by: Option<String>,
     pub reason: Option<String>,
+}
+
+/// What recall ranks a document by, read from its columns (no stored
+/// document is decompressed).
+#[derive(Debug, Clone, Default)]
+pub struct RankingColumns {
+    pub created: Timestamp,
+    pub importance: Option<f64>,
+    pub confidence: Option<f64>,
+    pub session: Option<String>,
+    pub speaker: Option<String>,
+    pub subject: Option<String>,
+}
+
+/// The strings of some ordinals of a column (sorted and deduplicated in
+/// place), each block of its dictionary decoded once.
+pub fn ordinal_names(
+    column: &tantivy::columnar::StrColumn,
+    ords: &mut Vec<u64>,
+) -> Result<HashMap<u64, String>> {
+    ords.sort_unstable();
+    ords.dedup();
+    let mut names = Vec::with_capacity(ords.len());
+    column
+        .dictionary()
+        .sorted_ords_to_term_cb(ords, |bytes| {
+            names.push(String::from_utf8_lossy(bytes).into_owned())
+        })
+        .map_err(tantivy::TantivyError::from)?;
+    Ok(ords.iter().copied().zip(names).collect())
 }
 
 /// Which records a query may return. Every part runs inside the index query.
@@ -1013,29 +1043,50 @@ impl TextIndex {
         Ok(out)
     }
 
-    /// The session and creation time of a document, if it has a session,
-    /// read from the columns (no stored document is decompressed).
-    pub fn session_and_created(&self, addr: DocAddress) -> Result<Option<(String, Timestamp)>> {
+    /// The [`RankingColumns`] of each document, in order. Strings are read in
+    /// one batch per segment and column.
+    pub fn ranking_columns(&self, addrs: &[DocAddress]) -> Result<Vec<RankingColumns>> {
         let searcher = self.reader.searcher();
-        let fast = searcher.segment_reader(addr.segment_ord).fast_fields();
-        let Some(sessions) = fast.str("session")? else {
-            return Ok(None);
-        };
-        let Some(ord) = sessions.term_ords(addr.doc_id).next() else {
-            return Ok(None);
-        };
-        let mut session = String::new();
-        if !sessions
-            .ord_to_str(ord, &mut session)
-            .map_err(|e| Error::Index(e.to_string()))?
-        {
-            return Ok(None);
+        let mut out = vec![RankingColumns::default(); addrs.len()];
+        let mut by_segment: HashMap<u32, Vec<usize>> = HashMap::new();
+        for (i, a) in addrs.iter().enumerate() {
+            by_segment.entry(a.segment_ord).or_default().push(i);
         }
-        let created = fast
-            .i64("created")?
-            .first(addr.doc_id)
-            .and_then(|t| chrono::DateTime::from_timestamp(t, 0));
-        Ok(created.map(|c| (session, c)))
+        for (segment, at) in by_segment {
+            let fast = searcher.segment_reader(segment).fast_fields();
+            let created = fast.i64("created")?;
+            let (importance, confidence) = (fast.f64("importance")?, fast.f64("confidence")?);
+            for &i in &at {
+                let doc = addrs[i].doc_id;
+                out[i].created = created
+                    .first(doc)
+                    .and_then(|t| chrono::DateTime::from_timestamp(t, 0))
+                    .unwrap_or_default();
+                out[i].importance = importance.first(doc);
+                out[i].confidence = confidence.first(doc);
+            }
+            type Slot = fn(&mut RankingColumns) -> &mut Option<String>;
+            let columns: [(&str, Slot); 3] = [
+                ("session", |c| &mut c.session),
+                ("speaker", |c| &mut c.speaker),
+                ("subject", |c| &mut c.subject),
+            ];
+            for (name, slot) in columns {
+                let Some(column) = fast.str(name)? else {
+                    continue;
+                };
+                let ords: Vec<Option<u64>> = at
+                    .iter()
+                    .map(|&i| column.term_ords(addrs[i].doc_id).next())
+                    .collect();
+                let mut wanted: Vec<u64> = ords.iter().flatten().copied().collect();
+                let names = ordinal_names(&column, &mut wanted)?;
+                for (&i, ord) in at.iter().zip(ords) {
+                    *slot(&mut out[i]) = ord.and_then(|o| names.get(&o).cloned());
+                }
+            }
+        }
+        Ok(out)
     }
 
     /// How many documents match the filter.

@@ -15,7 +15,7 @@ use tantivy::DocAddress;
 use crate::clock::Timestamp;
 use crate::error::{Error, Result};
 use crate::storage::conversation;
-use crate::storage::index::{Filter, IndexedDoc, VectorKeys};
+use crate::storage::index::{Filter, IndexedDoc, RankingColumns, VectorKeys};
 use crate::storage::store::Store;
 use crate::storage::vectors::VectorFile;
 
@@ -166,7 +166,7 @@ pub fn recall(store: &Store, request: &RecallRequest) -> Result<RecallOutcome> {
     };
     let bm25_ranks = rank_of(&bm25);
     let cos_ranks = rank_of(&cosine);
-    let mut scored = Vec::with_capacity(fused.len());
+    let mut scored: Vec<(DocAddress, f64, ScoreParts)> = Vec::with_capacity(fused.len());
     for (addr, score) in fused {
         let mut parts = ScoreParts {
             fusion: fusion_name,
@@ -183,22 +183,71 @@ pub fn recall(store: &Store, request: &RecallRequest) -> Result<RecallOutcome> {
         if parts.bm25.is_none() && parts.cosine.is_none_or(|c| f64::from(c) < cfg.min_cosine) {
             continue;
         }
-        scored.push((index.fetch(addr)?, score, parts));
+        scored.push((addr, score, parts));
     }
+    // Ranked from the columns; only what is shown is read from the store.
+    let addrs: Vec<DocAddress> = scored.iter().map(|s| s.0).collect();
+    let columns = index.ranking_columns(&addrs)?;
     let conversation = Conversation::of_query(store, query, cfg)?;
-    for (doc, score, parts) in &mut scored {
-        conversation.lift(doc, score, parts);
+    for ((_, score, parts), c) in scored.iter_mut().zip(&columns) {
+        conversation.lift(c, score, parts);
     }
     let best = scored.iter().map(|s| s.1).fold(0.0_f64, f64::max);
-    let mut hits = Vec::with_capacity(scored.len());
-    for (doc, score, mut parts) in scored {
-        parts.relevance = if best > 0.0 { score / best } else { 0.0 };
-        hits.push(rescore(doc, parts, request.now, cfg));
-    }
-    sort_and_truncate(&mut hits, request.k, request.one_per_statement);
-    outcome.hits = hits;
+    let mut ranked: Vec<(f64, DocAddress, ScoreParts)> = scored
+        .into_iter()
+        .zip(&columns)
+        .map(|((addr, score, mut parts), c)| {
+            parts.relevance = if best > 0.0 { score / best } else { 0.0 };
+            let score = final_score(
+                &mut parts,
+                c.created,
+                c.importance,
+                c.confidence,
+                request.now,
+                cfg,
+            );
+            (score, addr, parts)
+        })
+        .collect();
+    ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
+    outcome.hits = fetch_best(store, ranked, request.k, request.one_per_statement)?;
     outcome.mode_used = Some(mode_used);
     Ok(outcome)
+}
+
+/// The `k` best of `ranked` (best first) as hits: documents are read from the
+/// store a few more than `k` at a time, with every candidate tied with the
+/// last one read, until `k` are left once a statement kept in several tiers
+/// is shown once.
+fn fetch_best(
+    store: &Store,
+    ranked: Vec<(f64, DocAddress, ScoreParts)>,
+    k: usize,
+    one_per_statement: bool,
+) -> Result<Vec<Hit>> {
+    let mut hits: Vec<Hit> = Vec::new();
+    let mut read = 0;
+    let mut want = k + 8;
+    loop {
+        let mut end = want.min(ranked.len());
+        while end > 0 && end < ranked.len() && ranked[end].0 == ranked[end - 1].0 {
+            end += 1;
+        }
+        for (score, addr, parts) in &ranked[read..end] {
+            hits.push(Hit {
+                doc: store.index().fetch(*addr)?,
+                score: *score,
+                parts: parts.clone(),
+            });
+        }
+        read = end;
+        let mut shown = hits.clone();
+        sort_and_truncate(&mut shown, k, one_per_statement);
+        if shown.len() >= k || read == ranked.len() {
+            return Ok(shown);
+        }
+        want = read + 2 * (k - shown.len()) + 8;
+    }
 }
 
 /// The BM25 candidates, each lifted by the BM25 scores of the turns around
@@ -304,14 +353,13 @@ impl Conversation {
 
     /// Adds the record's share of its session's score, and the entity lift
     /// when it is said by, or about, someone the query names.
-    fn lift(&self, doc: &IndexedDoc, score: &mut f64, parts: &mut ScoreParts) {
+    fn lift(&self, doc: &RankingColumns, score: &mut f64, parts: &mut ScoreParts) {
         if let Some(s) = doc.session.as_ref().and_then(|s| self.sessions.get(s)) {
             parts.session = Some(*s);
             *score += self.session_weight * s;
         }
-        let speaker = crate::storage::record::speaker_of(&doc.content);
         let named = self.entities.iter().find(|e| {
-            speaker.as_deref() == Some(e.as_str()) || doc.subject.as_deref() == Some(e.as_str())
+            doc.speaker.as_deref() == Some(e.as_str()) || doc.subject.as_deref() == Some(e.as_str())
         });
         if let Some(e) = named {
             parts.entity = Some(e.clone());
@@ -398,7 +446,16 @@ fn list_by_salience(store: &Store, request: &RecallRequest) -> Result<RecallOutc
             fusion: "salience",
             ..ScoreParts::default()
         };
-        hits.push(rescore(doc, parts, request.now, cfg));
+        let mut parts = parts;
+        let score = final_score(
+            &mut parts,
+            doc.created,
+            doc.importance,
+            doc.confidence,
+            request.now,
+            cfg,
+        );
+        hits.push(Hit { doc, score, parts });
     }
     sort_and_truncate(&mut hits, request.k, request.one_per_statement);
     Ok(RecallOutcome {
@@ -408,22 +465,25 @@ fn list_by_salience(store: &Store, request: &RecallRequest) -> Result<RecallOutc
     })
 }
 
-fn rescore(
-    doc: IndexedDoc,
-    mut parts: ScoreParts,
+/// The final score: `relevance` mixed with recency, importance and
+/// confidence by the configured shares, each part kept in `parts`.
+fn final_score(
+    parts: &mut ScoreParts,
+    created: Timestamp,
+    importance: Option<f64>,
+    confidence: Option<f64>,
     now: Timestamp,
     cfg: &crate::config::RecallConfig,
-) -> Hit {
-    let age_days = (now - doc.created).num_seconds().max(0) as f64 / 86_400.0;
+) -> f64 {
+    let age_days = (now - created).num_seconds().max(0) as f64 / 86_400.0;
     parts.recency = 0.5_f64.powf(age_days / cfg.recency_half_life_days.max(1e-6));
-    parts.importance = doc.importance.unwrap_or(0.5);
-    parts.confidence = doc.confidence.unwrap_or(0.5);
+    parts.importance = importance.unwrap_or(0.5);
+    parts.confidence = confidence.unwrap_or(0.5);
     let w = cfg.recency_weight + cfg.importance_weight + cfg.confidence_weight;
-    let score = (1.0 - w) * parts.relevance
+    (1.0 - w) * parts.relevance
         + cfg.recency_weight * parts.recency
         + cfg.importance_weight * parts.importance
-        + cfg.confidence_weight * parts.confidence;
-    Hit { doc, score, parts }
+        + cfg.confidence_weight * parts.confidence
 }
 
 /// Best first; among equals the more stable tier, then the newer record. One
