@@ -12,6 +12,8 @@
 //!
 //!     cargo bench --bench locomo -- --data ../shared/data/locomo [--modes bm25,vector,hybrid]
 //!         [--config FILE]   (a vault config.yaml to use instead of the defaults)
+//!         [--session-time]  (every turn at its session's time, not a second
+//!                            apart: turn order then comes from capture order)
 
 use std::collections::{BTreeMap, HashSet};
 use std::path::PathBuf;
@@ -100,7 +102,7 @@ fn normalise_dia(id: &str) -> Vec<String> {
         .collect()
 }
 
-fn load(path: &PathBuf) -> Conversation {
+fn load(path: &PathBuf, session_time: bool) -> Conversation {
     let value: serde_json::Value =
         serde_json::from_slice(&std::fs::read(path).expect("readable file")).expect("JSON");
     let obj = value.as_object().expect("an object");
@@ -132,7 +134,10 @@ fn load(path: &PathBuf) -> Conversation {
                     "{}-s{n}",
                     path.file_stem().unwrap().to_string_lossy()
                 )),
-                created: when.map(|t| t + chrono::Duration::seconds(i as i64)),
+                created: when.map(|t| {
+                    let apart = if session_time { 0 } else { i as i64 };
+                    t + chrono::Duration::seconds(apart)
+                }),
                 ..CaptureItem::default()
             };
             item.meta.insert(
@@ -186,6 +191,7 @@ fn main() {
         .split(',')
         .map(|m| m.parse().expect("mode is bm25, vector or hybrid"))
         .collect();
+    let session_time = args.iter().any(|a| a == "--session-time");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&data)
         .unwrap_or_else(|e| panic!("{}: {e}; pass --data DIR", data.display()))
         .flatten()
@@ -198,7 +204,7 @@ fn main() {
     let (mut ingest_secs, mut turns_total) = (0.0, 0usize);
     let mut latencies: BTreeMap<String, Vec<f64>> = BTreeMap::new();
     for file in &files {
-        let conv = load(file);
+        let conv = load(file, session_time);
         let dir = tempfile::tempdir().expect("temp dir");
         if let Some(config) = flag("--config") {
             std::fs::create_dir_all(dir.path().join(".engram")).expect("mkdir");
@@ -291,7 +297,7 @@ fn main() {
     // Embedding speed of the built-in embedder on one thread, over every turn.
     let texts: Vec<String> = files
         .iter()
-        .flat_map(|f| load(f).turns.into_iter().map(|t| t.content))
+        .flat_map(|f| load(f, session_time).turns.into_iter().map(|t| t.content))
         .collect();
     let started = Instant::now();
     let mut checksum = 0.0f32;
