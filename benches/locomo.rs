@@ -14,6 +14,7 @@
 //!         [--config FILE]   (a vault config.yaml to use instead of the defaults)
 //!         [--session-time]  (every turn at its session's time, not a second
 //!                            apart: turn order then comes from capture order)
+//!         [--no-captions]   (leave out the ` [image: caption]` of shared photos)
 
 use std::collections::{BTreeMap, HashSet};
 use std::path::PathBuf;
@@ -102,7 +103,7 @@ fn normalise_dia(id: &str) -> Vec<String> {
         .collect()
 }
 
-fn load(path: &PathBuf, session_time: bool) -> Conversation {
+fn load(path: &PathBuf, session_time: bool, captions: bool) -> Conversation {
     let value: serde_json::Value =
         serde_json::from_slice(&std::fs::read(path).expect("readable file")).expect("JSON");
     let obj = value.as_object().expect("an object");
@@ -124,7 +125,11 @@ fn load(path: &PathBuf, session_time: bool) -> Conversation {
         for (i, turn) in session.as_array().expect("array").iter().enumerate() {
             let speaker = turn["speaker"].as_str().unwrap_or("");
             let mut content = format!("{speaker}: {}", turn["text"].as_str().unwrap_or(""));
-            if let Some(caption) = turn.get("blip_caption").and_then(|c| c.as_str()) {
+            if let Some(caption) = turn
+                .get("blip_caption")
+                .and_then(|c| c.as_str())
+                .filter(|_| captions)
+            {
                 content.push_str(&format!(" [image: {caption}]"));
             }
             // Each session is captured as an agent would: with --session.
@@ -192,6 +197,7 @@ fn main() {
         .map(|m| m.parse().expect("mode is bm25, vector or hybrid"))
         .collect();
     let session_time = args.iter().any(|a| a == "--session-time");
+    let captions = !args.iter().any(|a| a == "--no-captions");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&data)
         .unwrap_or_else(|e| panic!("{}: {e}; pass --data DIR", data.display()))
         .flatten()
@@ -204,7 +210,7 @@ fn main() {
     let (mut ingest_secs, mut turns_total) = (0.0, 0usize);
     let mut latencies: BTreeMap<String, Vec<f64>> = BTreeMap::new();
     for file in &files {
-        let conv = load(file, session_time);
+        let conv = load(file, session_time, captions);
         let dir = tempfile::tempdir().expect("temp dir");
         if let Some(config) = flag("--config") {
             std::fs::create_dir_all(dir.path().join(".engram")).expect("mkdir");
@@ -297,7 +303,12 @@ fn main() {
     // Embedding speed of the built-in embedder on one thread, over every turn.
     let texts: Vec<String> = files
         .iter()
-        .flat_map(|f| load(f, session_time).turns.into_iter().map(|t| t.content))
+        .flat_map(|f| {
+            load(f, session_time, captions)
+                .turns
+                .into_iter()
+                .map(|t| t.content)
+        })
         .collect();
     let started = Instant::now();
     let mut checksum = 0.0f32;
