@@ -1,10 +1,14 @@
 //! Recall: find the records that answer a query.
 //!
 //! BM25 candidates from the index and cosine candidates from the vector file —
-//! both restricted by the same filter inside the index — are fused, then
-//! re-scored with recency, importance and confidence. With no query, records are
-//! listed by salience (importance × recency). Every part of a score is kept for
-//! `--explain`.
+//! both restricted by the same filter inside the index — are fused. A
+//! conversation is read as one: a BM25 score gains from the turns around it in
+//! its session, and each candidate from its session's score as one document
+//! and from naming who the query names (`storage::conversation`). Candidates
+//! are then re-scored with recency, importance and confidence from the index
+//! columns, and only the records shown are read from the store. With no query,
+//! records are listed by salience (importance × recency). Every part of a
+//! score is kept for `--explain`.
 
 pub mod fusion;
 
