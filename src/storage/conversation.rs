@@ -67,24 +67,13 @@ pub fn session_scores(index: &TextIndex, text: &str) -> Result<HashMap<String, f
                 length[slot[ord as usize]] += norms.fieldnorm(doc) as f32;
             }
         }
-        let inverted = segment.inverted_index(content)?;
         for (t, term) in terms.iter().enumerate() {
             let term = Term::from_field_text(content, term);
-            let Some(mut postings) = inverted
-                .read_postings(&term, IndexRecordOption::WithFreqs)
-                .map_err(tantivy::TantivyError::from)?
-            else {
-                continue;
-            };
-            let mut doc = postings.doc();
-            while doc != TERMINATED {
-                if !alive.is_some_and(|a| a.is_deleted(doc))
-                    && let Some(ord) = sessions.term_ords(doc).next()
-                {
-                    freq[slot[ord as usize]][t] += postings.term_freq() as f32;
+            for_each_live_posting(segment, &term, |doc, tf| {
+                if let Some(ord) = sessions.term_ords(doc).next() {
+                    freq[slot[ord as usize]][t] += tf as f32;
                 }
-                doc = postings.advance();
-            }
+            })?;
         }
     }
     let n = length.iter().filter(|l| **l > 0.0).count() as f32;
@@ -114,9 +103,8 @@ pub fn session_scores(index: &TextIndex, text: &str) -> Result<HashMap<String, f
     Ok(scores)
 }
 
-/// The sessions of some records, each as its records that pass the filter in
-/// the order they were said (by `created`, then id, which sorts by time
-/// within a second).
+/// The sessions of some records, each as its live records in the order they
+/// were said (by `created`, then id, which sorts by time within a second).
 #[derive(Debug, Default)]
 pub struct TurnOrder {
     pub sessions: Vec<Vec<DocAddress>>,
@@ -136,7 +124,7 @@ impl TurnOrder {
 
 /// A session with more records than this is not put in order: reading it
 /// costs a column lookup per record, on every recall.
-pub const MAX_ORDERED_SESSION: u32 = 5_000;
+pub const MAX_ORDERED_SESSION: usize = 5_000;
 
 /// The [`TurnOrder`] of the sessions of the records `around`: every live
 /// record of those sessions, whatever a query filters, since the turn before
@@ -146,22 +134,11 @@ pub const MAX_ORDERED_SESSION: u32 = 5_000;
 /// records of one second that sit in different segments.
 pub fn turn_order(index: &TextIndex, around: &[DocAddress]) -> Result<TurnOrder> {
     let searcher = index.searcher();
-    let mut by_segment: HashMap<u32, Vec<u64>> = HashMap::new();
-    for addr in around {
-        let fast = searcher.segment_reader(addr.segment_ord).fast_fields();
-        if let Some(sessions) = fast.str("session")?
-            && let Some(ord) = sessions.term_ords(addr.doc_id).next()
-        {
-            by_segment.entry(addr.segment_ord).or_default().push(ord);
-        }
-    }
-    let mut names: Vec<String> = Vec::new();
-    for (segment, mut ords) in by_segment {
-        let fast = searcher.segment_reader(segment).fast_fields();
-        if let Some(sessions) = fast.str("session")? {
-            names.extend(ordinal_names(&sessions, &mut ords)?.into_values());
-        }
-    }
+    let mut names: Vec<String> = index
+        .column_strings(around, "session")?
+        .into_iter()
+        .flatten()
+        .collect();
     names.sort();
     names.dedup();
     let field = index.fields().session;
@@ -169,33 +146,21 @@ pub fn turn_order(index: &TextIndex, around: &[DocAddress]) -> Result<TurnOrder>
     let mut turns: Vec<Vec<Turn>> = vec![Vec::new(); names.len()];
     for (ord, segment) in searcher.segment_readers().iter().enumerate() {
         let ord = ord as u32;
-        let inverted = segment.inverted_index(field)?;
         let fast = segment.fast_fields();
         let (created, ids) = (fast.i64("created")?, fast.str("id")?);
-        let alive = segment.alive_bitset();
         for (s, name) in names.iter().enumerate() {
             let term = Term::from_field_text(field, name);
-            let Some(mut postings) = inverted
-                .read_postings(&term, IndexRecordOption::Basic)
-                .map_err(tantivy::TantivyError::from)?
-            else {
-                continue;
-            };
-            let mut doc = postings.doc();
-            while doc != TERMINATED {
-                if !alive.is_some_and(|a| a.is_deleted(doc)) {
-                    let when = created.first(doc).unwrap_or(0);
-                    let id = ids
-                        .as_ref()
-                        .and_then(|c| c.term_ords(doc).next())
-                        .unwrap_or(0);
-                    turns[s].push((when, ord, id, DocAddress::new(ord, doc)));
-                }
-                doc = postings.advance();
-            }
+            for_each_live_posting(segment, &term, |doc, _| {
+                let when = created.first(doc).unwrap_or(0);
+                let id = ids
+                    .as_ref()
+                    .and_then(|c| c.term_ords(doc).next())
+                    .unwrap_or(0);
+                turns[s].push((when, ord, id, DocAddress::new(ord, doc)));
+            })?;
         }
     }
-    turns.retain(|t| !t.is_empty() && t.len() <= MAX_ORDERED_SESSION as usize);
+    turns.retain(|t| !t.is_empty() && t.len() <= MAX_ORDERED_SESSION);
     for session in &mut turns {
         session.sort_unstable();
     }
@@ -211,6 +176,31 @@ pub fn turn_order(index: &TextIndex, around: &[DocAddress]) -> Result<TurnOrder>
             .push(session.into_iter().map(|t| t.3).collect());
     }
     Ok(order)
+}
+
+/// Calls `f(doc, term frequency)` for each live document of the segment that
+/// holds `term`.
+fn for_each_live_posting(
+    segment: &tantivy::SegmentReader,
+    term: &Term,
+    mut f: impl FnMut(tantivy::DocId, u32),
+) -> Result<()> {
+    let inverted = segment.inverted_index(term.field())?;
+    let Some(mut postings) = inverted
+        .read_postings(term, IndexRecordOption::WithFreqs)
+        .map_err(tantivy::TantivyError::from)?
+    else {
+        return Ok(());
+    };
+    let alive = segment.alive_bitset();
+    let mut doc = postings.doc();
+    while doc != TERMINATED {
+        if !alive.is_some_and(|a| a.is_deleted(doc)) {
+            f(doc, postings.term_freq());
+        }
+        doc = postings.advance();
+    }
+    Ok(())
 }
 
 /// One record in a session: created, segment, id ordinal, address.

@@ -435,6 +435,15 @@ pub fn ordinal_names(
     Ok(ords.iter().copied().zip(names).collect())
 }
 
+/// The positions in `addrs` of each segment's documents.
+fn by_segment(addrs: &[DocAddress]) -> HashMap<u32, Vec<usize>> {
+    let mut out: HashMap<u32, Vec<usize>> = HashMap::new();
+    for (i, a) in addrs.iter().enumerate() {
+        out.entry(a.segment_ord).or_default().push(i);
+    }
+    out
+}
+
 /// Which records a query may return. Every part runs inside the index query.
 #[derive(Debug, Clone, Default)]
 pub struct Filter {
@@ -1043,16 +1052,38 @@ impl TextIndex {
         Ok(out)
     }
 
-    /// The [`RankingColumns`] of each document, in order. Strings are read in
-    /// one batch per segment and column.
+    /// The value of a string column (`session`, `speaker`, `subject`, `id`…)
+    /// of each document, in order; read in one batch per segment, each block
+    /// of the column's dictionary decoded once.
+    pub fn column_strings(
+        &self,
+        addrs: &[DocAddress],
+        column: &str,
+    ) -> Result<Vec<Option<String>>> {
+        let searcher = self.reader.searcher();
+        let mut out = vec![None; addrs.len()];
+        for (segment, at) in by_segment(addrs) {
+            let Some(strings) = searcher.segment_reader(segment).fast_fields().str(column)? else {
+                continue;
+            };
+            let ords: Vec<Option<u64>> = at
+                .iter()
+                .map(|&i| strings.term_ords(addrs[i].doc_id).next())
+                .collect();
+            let mut wanted: Vec<u64> = ords.iter().flatten().copied().collect();
+            let names = ordinal_names(&strings, &mut wanted)?;
+            for (&i, ord) in at.iter().zip(ords) {
+                out[i] = ord.and_then(|o| names.get(&o).cloned());
+            }
+        }
+        Ok(out)
+    }
+
+    /// The [`RankingColumns`] of each document, in order.
     pub fn ranking_columns(&self, addrs: &[DocAddress]) -> Result<Vec<RankingColumns>> {
         let searcher = self.reader.searcher();
         let mut out = vec![RankingColumns::default(); addrs.len()];
-        let mut by_segment: HashMap<u32, Vec<usize>> = HashMap::new();
-        for (i, a) in addrs.iter().enumerate() {
-            by_segment.entry(a.segment_ord).or_default().push(i);
-        }
-        for (segment, at) in by_segment {
+        for (segment, at) in by_segment(addrs) {
             let fast = searcher.segment_reader(segment).fast_fields();
             let created = fast.i64("created")?;
             let (importance, confidence) = (fast.f64("importance")?, fast.f64("confidence")?);
@@ -1065,26 +1096,14 @@ impl TextIndex {
                 out[i].importance = importance.first(doc);
                 out[i].confidence = confidence.first(doc);
             }
-            type Slot = fn(&mut RankingColumns) -> &mut Option<String>;
-            let columns: [(&str, Slot); 3] = [
-                ("session", |c| &mut c.session),
-                ("speaker", |c| &mut c.speaker),
-                ("subject", |c| &mut c.subject),
-            ];
-            for (name, slot) in columns {
-                let Some(column) = fast.str(name)? else {
-                    continue;
-                };
-                let ords: Vec<Option<u64>> = at
-                    .iter()
-                    .map(|&i| column.term_ords(addrs[i].doc_id).next())
-                    .collect();
-                let mut wanted: Vec<u64> = ords.iter().flatten().copied().collect();
-                let names = ordinal_names(&column, &mut wanted)?;
-                for (&i, ord) in at.iter().zip(ords) {
-                    *slot(&mut out[i]) = ord.and_then(|o| names.get(&o).cloned());
-                }
-            }
+        }
+        let sessions = self.column_strings(addrs, "session")?;
+        let speakers = self.column_strings(addrs, "speaker")?;
+        let subjects = self.column_strings(addrs, "subject")?;
+        for (((c, session), speaker), subject) in
+            out.iter_mut().zip(sessions).zip(speakers).zip(subjects)
+        {
+            (c.session, c.speaker, c.subject) = (session, speaker, subject);
         }
         Ok(out)
     }

@@ -445,12 +445,11 @@ fn list_by_salience(store: &Store, request: &RecallRequest) -> Result<RecallOutc
     };
     let mut hits = Vec::new();
     for doc in docs.iter().cloned() {
-        let parts = ScoreParts {
+        let mut parts = ScoreParts {
             relevance: salience(&doc),
             fusion: "salience",
             ..ScoreParts::default()
         };
-        let mut parts = parts;
         let score = final_score(
             &mut parts,
             doc.created,
