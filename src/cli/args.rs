@@ -9,6 +9,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use clap_complete::Shell;
+use schemars::JsonSchema;
+use serde::Deserialize;
 
 use crate::clock::{self, Timestamp};
 use crate::error::Error;
@@ -76,10 +78,13 @@ pub enum Command {
     History(HistoryArgs),
     /// Print a shell completion script.
     Completions(CompletionsArgs),
+    /// Serve the vault to agents over the Model Context Protocol (stdio).
+    Mcp(McpArgs),
 }
 
-/// A record kind, as a flag value.
-#[derive(Debug, Clone, Copy, ValueEnum)]
+/// A record kind, as a flag value (and a tool argument of `engram mcp`).
+#[derive(Debug, Clone, Copy, ValueEnum, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
 pub enum KindArg {
     Working,
     Episodic,
@@ -98,11 +103,13 @@ impl From<KindArg> for Kind {
     }
 }
 
-/// The filters shared by `recall` and `list`.
-#[derive(Debug, Clone, Args, Default)]
+/// The filters shared by `recall` and `list` (and their tools in `engram mcp`).
+#[derive(Debug, Clone, Args, Default, Deserialize, JsonSchema)]
+#[serde(default)]
 pub struct FilterArgs {
     /// Only this kind (repeat for several).
     #[arg(long, value_enum)]
+    #[schemars(description = "Only these kinds (any of them).")]
     pub kind: Vec<KindArg>,
     /// Only records of this user (exact).
     #[arg(long)]
@@ -121,6 +128,7 @@ pub struct FilterArgs {
     pub category: Option<String>,
     /// Only records with this tag (repeat: all must match).
     #[arg(long = "tag", value_name = "TAG")]
+    #[schemars(description = "Only records with all of these tags.")]
     pub tags: Vec<String>,
     /// Created at or after TIME (RFC 3339, a date, or a duration ago like 7d).
     #[arg(long, value_name = "TIME")]
@@ -243,7 +251,8 @@ pub struct CaptureArgs {
     pub assistant_chars: usize,
 }
 
-#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
 pub enum Format {
     Text,
     Json,
@@ -253,7 +262,8 @@ pub enum Format {
     Paths,
 }
 
-#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
 pub enum ModeArg {
     Hybrid,
     Bm25,
@@ -392,4 +402,15 @@ pub struct CompletionsArgs {
     /// bash, zsh, fish, powershell or elvish.
     #[arg(value_enum)]
     pub shell: Shell,
+}
+
+#[derive(Debug, Args)]
+pub struct McpArgs {
+    /// Serve only this user's memories: what is remembered gets `user: NAME`,
+    /// and no tool reads or changes another user's records.
+    #[arg(long, value_name = "NAME")]
+    pub user: Option<String>,
+    /// Serve only this agent's memories, the same way.
+    #[arg(long, value_name = "NAME")]
+    pub agent: Option<String>,
 }

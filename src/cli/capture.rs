@@ -10,7 +10,7 @@ use crate::cli::context::Context;
 use crate::clock::{self, Timestamp};
 use crate::error::Error;
 use crate::memory::capture::{self, CaptureDefaults, CaptureItem};
-use crate::storage::store::{NoProgress, Store};
+use crate::storage::store::NoProgress;
 
 pub fn run(ctx: &Context, args: CaptureArgs, now: Timestamp) -> anyhow::Result<ExitCode> {
     let defaults = defaults(&args, now)?;
@@ -31,8 +31,7 @@ pub fn run(ctx: &Context, args: CaptureArgs, now: Timestamp) -> anyhow::Result<E
             }]
         }
     };
-    let vault = ctx.open_vault_for_write()?;
-    let mut store = Store::open(vault, None)?;
+    let mut store = ctx.store_for_write()?;
     let lock = store.vault().lock()?;
     let progress = ctx.out.progress();
     let report = store.sync_locked(&lock, &progress)?;
@@ -306,8 +305,7 @@ fn run_extracting(
     if texts.iter().all(|t| t.trim().is_empty()) {
         return Err(Error::Input("nothing to capture: the input is empty".into()).into());
     }
-    let vault = ctx.open_vault_for_write()?;
-    let mut store = Store::open(vault, None)?;
+    let mut store = ctx.store_for_write()?;
     let lock = store.vault().lock()?;
     let report = store.sync_locked(&lock, &NoProgress)?;
     ctx.out.sync_warnings(&report);

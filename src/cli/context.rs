@@ -1,10 +1,12 @@
-//! What every command gets: the global flags, the output, and the list of
-//! what it changed in the vault, committed to git after the command succeeds.
+//! What every command gets: the global flags, the output, the store it opens
+//! (kept open between the tool calls of `engram mcp`), and the list of what it
+//! changed in the vault, committed to git after the command succeeds.
 
-use std::cell::RefCell;
+use std::cell::{RefCell, RefMut};
 use std::path::PathBuf;
 
 use crate::cli::output::Output;
+use crate::error::Error;
 use crate::storage::git;
 use crate::storage::store::Store;
 use crate::storage::vault::{self, Vault};
@@ -20,6 +22,8 @@ pub struct Context {
     pub commit: bool,
     changes: RefCell<Vec<PendingCommit>>,
     vault_used: RefCell<Option<(PathBuf, vault::Found)>>,
+    /// The store, once a command opened it: one process, one open index.
+    store: RefCell<Option<Store>>,
 }
 
 /// What one command changed in the vault, for its git commit.
@@ -97,6 +101,7 @@ impl Context {
             commit,
             changes: RefCell::new(Vec::new()),
             vault_used: RefCell::new(None),
+            store: RefCell::new(None),
         }
     }
 
@@ -183,6 +188,22 @@ impl Context {
         Ok((root, found))
     }
 
+    /// A "no such record" error names the vault that was searched, since it
+    /// may not be the one the user had in mind (the default vault, outside
+    /// any other).
+    pub fn naming_vault(&self, e: anyhow::Error) -> anyhow::Error {
+        let searched = matches!(
+            e.downcast_ref::<Error>(),
+            Some(Error::NotFound(_) | Error::Ambiguous { .. })
+        );
+        match self.vault_used() {
+            Some((root, found)) if searched => {
+                anyhow::anyhow!("{e} (searched {}, {})", root.display(), found.as_str())
+            }
+            _ => e,
+        }
+    }
+
     /// The vault this command used and how it was found, once located.
     pub fn vault_used(&self) -> Option<(PathBuf, vault::Found)> {
         self.vault_used.borrow().clone()
@@ -209,12 +230,52 @@ impl Context {
         Ok(vault)
     }
 
+    /// The vault's store: opened on first use (the vault must exist), then
+    /// the same one. Its index is as the last command left it: each command
+    /// syncs (or reloads) before it reads.
+    pub fn store(&self) -> anyhow::Result<RefMut<'_, Store>> {
+        self.store_opened(false)
+    }
+
+    /// [`Context::store`] for a command that writes: the vault is created
+    /// when missing.
+    pub fn store_for_write(&self) -> anyhow::Result<RefMut<'_, Store>> {
+        self.store_opened(true)
+    }
+
+    fn store_opened(&self, write: bool) -> anyhow::Result<RefMut<'_, Store>> {
+        let mut slot = self.store.borrow_mut();
+        if slot.is_none() {
+            let vault = if write {
+                self.open_vault_for_write()?
+            } else {
+                self.open_vault()?
+            };
+            if vault.config().embedder_provider() == "builtin" {
+                // The built-in embedder's tables are built while the index opens.
+                std::thread::spawn(crate::models::embed::table::prepare);
+            }
+            *slot = Some(Store::open(vault, None)?);
+        }
+        Ok(RefMut::map(slot, |s| s.as_mut().expect("opened above")))
+    }
+
+    /// Closes the store (the next command opens it again), after a failure
+    /// that may have left it behind the files.
+    pub fn close_store(&self) {
+        self.store.borrow_mut().take();
+    }
+
+    /// Forgets what a failed command changed: it is not committed.
+    pub fn discard_changes(&self) {
+        self.changes.borrow_mut().clear();
+    }
+
     /// Opens the vault and brings its index up to date (for read commands);
-    /// while `engram watch` runs on the vault, it says what changed and
-    /// nothing else is looked at.
-    pub fn open_synced(&self) -> anyhow::Result<Store> {
-        let vault = self.open_vault()?;
-        let mut store = Store::open(vault, None)?;
+    /// while a watcher runs on the vault, it says what changed and nothing
+    /// else is looked at.
+    pub fn open_synced(&self) -> anyhow::Result<RefMut<'_, Store>> {
+        let mut store = self.store()?;
         let report = store.sync()?;
         self.out.sync_warnings(&report);
         Ok(store)

@@ -8,10 +8,10 @@ use crate::cli::args::ForgetArgs;
 use crate::cli::context::Context;
 use crate::clock::Timestamp;
 use crate::memory::forget;
-use crate::storage::store::{NoProgress, Store};
+use crate::storage::store::NoProgress;
 
 pub fn run(ctx: &Context, args: ForgetArgs, now: Timestamp) -> anyhow::Result<ExitCode> {
-    let mut store = Store::open(ctx.open_vault()?, None)?;
+    let mut store = ctx.store()?;
     let lock = store.vault().lock()?;
     let report = store.sync_locked(&lock, &NoProgress)?;
     ctx.out.sync_warnings(&report);

@@ -13,6 +13,7 @@ mod forget;
 mod history;
 mod init;
 mod list;
+mod mcp;
 pub mod output;
 mod plan;
 mod prune;
@@ -53,24 +54,9 @@ pub fn main() -> ExitCode {
         }
         Err(e) => {
             let code = exit_code(&e);
-            ctx.out.error(&with_vault(e, &ctx));
+            ctx.out.error(&ctx.naming_vault(e));
             ExitCode::from(code)
         }
-    }
-}
-
-/// A "no such record" error names the vault that was searched, since it may
-/// not be the one the user had in mind (the default vault, outside any other).
-fn with_vault(e: anyhow::Error, ctx: &Context) -> anyhow::Error {
-    let searched = matches!(
-        e.downcast_ref::<Error>(),
-        Some(Error::NotFound(_) | Error::Ambiguous { .. })
-    );
-    match ctx.vault_used() {
-        Some((root, found)) if searched => {
-            anyhow::anyhow!("{e} (searched {}, {})", root.display(), found.as_str())
-        }
-        _ => e,
     }
 }
 
@@ -101,5 +87,6 @@ fn run(ctx: &Context, command: Command) -> anyhow::Result<ExitCode> {
         Command::Watch(args) => watch::run(ctx, args),
         Command::History(args) => history::run(ctx, args),
         Command::Completions(args) => completions::run(ctx, args),
+        Command::Mcp(args) => mcp::run(ctx, args),
     }
 }

@@ -1,8 +1,11 @@
 //! Everything engram prints: results on stdout (plain text, or one JSON document
 //! with `--json`), warnings and errors on stderr, progress bars on stderr only
 //! when it is a terminal. A closed pipe (`engram recall … | head`) ends the
-//! process quietly with success.
+//! process quietly with success. For a command run on behalf of an MCP client,
+//! whose stdout carries the protocol, the output is kept instead
+//! ([`Output::capturing`]).
 
+use std::cell::RefCell;
 use std::io::{IsTerminal, Write};
 
 use indicatif::{ProgressBar, ProgressStyle};
@@ -17,6 +20,17 @@ pub struct Output {
     pub json: bool,
     pub quiet: bool,
     pub verbose: u8,
+    /// Kept output instead of stdout, and the warnings with it.
+    kept: Option<RefCell<Kept>>,
+}
+
+/// What a capturing [`Output`] kept.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Kept {
+    /// What would have gone to stdout.
+    pub stdout: String,
+    /// The warnings (also logged on stderr with -v).
+    pub warnings: Vec<String>,
 }
 
 impl Output {
@@ -25,11 +39,33 @@ impl Output {
             json,
             quiet,
             verbose,
+            kept: None,
         }
+    }
+
+    /// An output that keeps what a command prints and warns, for
+    /// [`Output::take_kept`]; notes (-v) still go to stderr.
+    pub fn capturing(json: bool, verbose: u8) -> Output {
+        Output {
+            kept: Some(RefCell::new(Kept::default())),
+            ..Output::new(json, false, verbose)
+        }
+    }
+
+    /// What was kept since the last call (empty unless capturing).
+    pub fn take_kept(&self) -> Kept {
+        self.kept
+            .as_ref()
+            .map(|k| std::mem::take(&mut *k.borrow_mut()))
+            .unwrap_or_default()
     }
 
     /// Writes text to stdout; a closed pipe exits quietly with 0.
     pub fn print(&self, text: &str) {
+        if let Some(kept) = &self.kept {
+            kept.borrow_mut().stdout.push_str(text);
+            return;
+        }
         let mut stdout = std::io::stdout().lock();
         let result = stdout
             .write_all(text.as_bytes())
@@ -55,6 +91,11 @@ impl Output {
 
     /// A warning on stderr (not with -q).
     pub fn warn(&self, text: &str) {
+        if let Some(kept) = &self.kept {
+            kept.borrow_mut().warnings.push(text.to_string());
+            self.info(&format!("warning: {text}"));
+            return;
+        }
         if !self.quiet {
             eprintln!("engram: warning: {text}");
         }
@@ -69,15 +110,7 @@ impl Output {
 
     /// An error on stderr, with its causes.
     pub fn error(&self, e: &anyhow::Error) {
-        let mut message = e.to_string();
-        for cause in e.chain().skip(1) {
-            let cause = cause.to_string();
-            if !message.contains(&cause) {
-                message.push_str(": ");
-                message.push_str(&cause);
-            }
-        }
-        eprintln!("engram: error: {message}");
+        eprintln!("engram: error: {}", message_of(e));
     }
 
     /// With -v, the paths a sync added, updated, removed and renamed.
@@ -131,7 +164,7 @@ impl Output {
 
     /// A progress bar on stderr when it is a terminal (and not -q or --json).
     pub fn progress(&self) -> TermProgress {
-        let show = !self.quiet && std::io::stderr().is_terminal();
+        let show = !self.quiet && self.kept.is_none() && std::io::stderr().is_terminal();
         TermProgress {
             bar: show.then(ProgressBar::hidden),
         }
@@ -170,6 +203,19 @@ impl Progress for TermProgress {
             bar.finish_and_clear();
         }
     }
+}
+
+/// An error's message with its causes (those it does not already say).
+pub fn message_of(e: &anyhow::Error) -> String {
+    let mut message = e.to_string();
+    for cause in e.chain().skip(1) {
+        let cause = cause.to_string();
+        if !message.contains(&cause) {
+            message.push_str(": ");
+            message.push_str(&cause);
+        }
+    }
+    message
 }
 
 /// The JSON of one record as recall and list print it.

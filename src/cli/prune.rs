@@ -8,10 +8,10 @@ use crate::cli::plan::{print_plan, record_actions};
 use crate::clock::Timestamp;
 use crate::memory::maintain::prune;
 use crate::memory::scope::Scope;
-use crate::storage::store::{NoProgress, Store};
+use crate::storage::store::NoProgress;
 
 pub fn run(ctx: &Context, args: PruneArgs, now: Timestamp) -> anyhow::Result<ExitCode> {
-    let mut store = Store::open(ctx.open_vault()?, None)?;
+    let mut store = ctx.store()?;
     let lock = store.vault().lock()?;
     let report = store.sync_locked(&lock, &NoProgress)?;
     ctx.out.sync_warnings(&report);

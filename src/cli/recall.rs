@@ -15,12 +15,7 @@ use crate::storage::git::Repo;
 
 pub fn run(ctx: &Context, args: RecallArgs, now: Timestamp) -> anyhow::Result<ExitCode> {
     let filter = args.filter.to_filter(now)?;
-    let vault = ctx.open_vault()?;
-    if vault.config().embedder_provider() == "builtin" {
-        // The built-in embedder's tables are built while the index opens.
-        std::thread::spawn(crate::models::embed::table::prepare);
-    }
-    let mut store = crate::storage::store::Store::open(vault, None)?;
+    let mut store = ctx.store()?;
     let cfg = &store.vault().config().recall.clone();
     let mode = match args.mode {
         Some(ModeArg::Hybrid) => Mode::Hybrid,

@@ -9,10 +9,10 @@ use crate::cli::context::Context;
 use crate::clock::Timestamp;
 use crate::memory::restore;
 use crate::storage::record::Status;
-use crate::storage::store::{NoProgress, Store};
+use crate::storage::store::NoProgress;
 
 pub fn run(ctx: &Context, args: RestoreArgs, now: Timestamp) -> anyhow::Result<ExitCode> {
-    let mut store = Store::open(ctx.open_vault()?, None)?;
+    let mut store = ctx.store()?;
     let lock = store.vault().lock()?;
     let report = store.sync_locked(&lock, &NoProgress)?;
     ctx.out.sync_warnings(&report);

@@ -369,7 +369,7 @@ impl Store {
     }
 
     /// Reloads the index and its summary (another process may have committed).
-    fn refresh(&mut self) -> Result<()> {
+    pub fn refresh(&mut self) -> Result<()> {
         self.index.reload()?;
         if let Some(summary) = read_summary(&self.index)? {
             self.summary = summary;

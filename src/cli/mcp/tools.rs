@@ -1,0 +1,547 @@
+//! The tools of `engram mcp`: their names, descriptions, input schemas and
+//! hints, and how a call becomes the command it mirrors.
+//!
+//! A call's arguments are checked here (unknown names, wrong types, a scope
+//! the server does not serve) and turned into the command's own flags
+//! ([`crate::cli::args`]); the command then runs as it does from a shell, with
+//! `--json`, on the server's open store, so a tool and its command cannot
+//! drift apart: same filters, same JSON. What the command prints is the
+//! tool's result; its error is the tool's error, with the same message.
+
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use rmcp::model::{CallToolResult, ContentBlock, JsonObject, Tool, ToolAnnotations};
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::cli::args::{
+    CaptureArgs, ConsolidateArgs, FilterArgs, ForgetArgs, Format, InputFormat, KindArg, ListArgs,
+    ModeArg, PruneArgs, RecallArgs, ShowArgs,
+};
+use crate::cli::context::Context;
+use crate::cli::mcp::scope::ServedScope;
+use crate::cli::output::{Output, message_of};
+use crate::cli::{capture, consolidate, forget, list, prune, recall, show};
+use crate::clock::{self, Timestamp};
+
+/// Remember something: prose, or a conversation.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct RememberInput {
+    /// What to remember, as prose (facts are extracted from it unless `raw`).
+    /// Give this or `messages`.
+    #[serde(default, alias = "content")]
+    pub text: Option<String>,
+    /// A conversation to remember: {role, content} messages, oldest first (the
+    /// OpenAI shape). Facts are extracted from what the user said unless
+    /// `raw`, which keeps every message as one record. Give this or `text`.
+    #[serde(default)]
+    pub messages: Option<Vec<ChatMessage>>,
+    /// Store as given, one record per text or message, without extraction.
+    #[serde(default)]
+    pub raw: bool,
+    /// Whose memory this is (records get `user`); the server's user when it
+    /// was started with one.
+    #[serde(default)]
+    pub user: Option<String>,
+    /// The agent that remembers (records get `agent`); the server's agent when
+    /// it was started with one.
+    #[serde(default)]
+    pub agent: Option<String>,
+    /// The conversation this comes from: working memory is kept per session,
+    /// and consolidate turns a session's episodes into facts.
+    #[serde(default)]
+    pub session: Option<String>,
+    /// The tier to write to (raw: episodic unless told).
+    #[serde(default)]
+    pub kind: Option<KindArg>,
+    /// Who or what the records are about (default: the user, or the person a
+    /// sentence names).
+    #[serde(default)]
+    pub subject: Option<String>,
+    /// How much this matters, 0 to 1.
+    #[serde(default)]
+    pub importance: Option<f64>,
+    /// Tags for the records.
+    #[serde(default)]
+    pub tags: Vec<String>,
+    /// Expire after this long (30d, 12h, 2w).
+    #[serde(default)]
+    pub ttl: Option<String>,
+    /// Plan only: say what would be written, write nothing.
+    #[serde(default)]
+    pub dry_run: bool,
+    /// Say why each change happens.
+    #[serde(default)]
+    pub explain: bool,
+}
+
+/// One message of a conversation.
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+pub struct ChatMessage {
+    /// user, assistant, system or tool.
+    pub role: String,
+    /// What was said.
+    pub content: String,
+}
+
+/// Find memories.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct RecallInput {
+    /// What to look for; leave it out to list by salience and recency.
+    #[serde(default)]
+    pub query: Option<String>,
+    /// How many results (default 10, or recall.k in the config).
+    #[serde(default, alias = "limit")]
+    pub k: Option<usize>,
+    #[serde(flatten)]
+    pub filter: FilterArgs,
+    /// Retrievers to use (default hybrid: BM25 plus vectors).
+    #[serde(default)]
+    pub mode: Option<ModeArg>,
+    /// json (default): the results as records; context: a prompt block of
+    /// facts, working memory and recent episodes; text: one line per result;
+    /// paths: one file path per line.
+    #[serde(default)]
+    pub format: Option<Format>,
+    /// Show the parts of each score.
+    #[serde(default)]
+    pub explain: bool,
+}
+
+/// One record, by id.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct ShowInput {
+    /// The record: its id, the short id that ends its file name, a unique
+    /// prefix of either, or its path in the vault.
+    pub id: String,
+}
+
+/// Forget a record.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct ForgetInput {
+    /// The record: its id, the short id that ends its file name, a unique
+    /// prefix of either, or its path in the vault.
+    pub id: String,
+    /// Delete its files instead of marking them invalidated (which `engram
+    /// restore` undoes).
+    #[serde(default)]
+    pub hard: bool,
+}
+
+/// Records by filter.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct ListInput {
+    #[serde(flatten)]
+    pub filter: FilterArgs,
+    /// At most this many records, newest first (default 50).
+    #[serde(default, alias = "k")]
+    pub limit: Option<usize>,
+}
+
+/// Turn episodes into facts.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct ConsolidateInput {
+    /// Only this user's memories (the server's user when it has one).
+    #[serde(default)]
+    pub user: Option<String>,
+    /// Only this agent's memories (the server's agent when it has one).
+    #[serde(default)]
+    pub agent: Option<String>,
+    /// Also summarise this session's turns into one episode and archive them.
+    #[serde(default)]
+    pub session: Option<String>,
+    /// Run even when the thresholds are not met.
+    #[serde(default)]
+    pub force: bool,
+    /// Plan only: write nothing.
+    #[serde(default)]
+    pub dry_run: bool,
+}
+
+/// Prune noise.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct PruneInput {
+    /// Only this user's memories (the server's user when it has one).
+    #[serde(default)]
+    pub user: Option<String>,
+    /// Only this agent's memories (the server's agent when it has one).
+    #[serde(default)]
+    pub agent: Option<String>,
+    /// Plan only: write nothing.
+    #[serde(default)]
+    pub dry_run: bool,
+    /// Delete the files of what is pruned instead of archiving them.
+    #[serde(default)]
+    pub hard: bool,
+}
+
+/// How many records `list` gives when the call names no limit: a tool result
+/// lands in a model's context, where the whole vault does not belong.
+pub const LIST_LIMIT: usize = 50;
+
+/// The tools, as `tools/list` shows them.
+pub fn all() -> Vec<Tool> {
+    let hints = |read_only: bool, destructive: bool, idempotent: bool| {
+        ToolAnnotations::from_raw(
+            None,
+            Some(read_only),
+            Some(destructive),
+            Some(idempotent),
+            Some(false),
+        )
+    };
+    vec![
+        tool::<RememberInput>(
+            "remember",
+            "Remember something (engram capture). Give `text` (prose) or `messages` (a \
+             conversation). Facts are extracted and reconciled with what is known: a new \
+             fact is added, a changed one supersedes the old (which is kept, ended), a \
+             restated one is reinforced. `raw` stores the input as given instead. Returns \
+             the changes: {mutations, ended, evicted, maintenance, said, skipped, dry_run}.",
+            hints(false, false, false),
+        ),
+        tool::<RecallInput>(
+            "recall",
+            "Find memories (engram recall): hybrid search (BM25 and vectors) over current \
+             records, filtered by kind, user, agent, session, subject, category, tags and \
+             time, ranked with recency and importance. Returns {results: [{id, path, kind, \
+             content, status, created, score, ...}]}; `format: context` returns a prompt \
+             block instead. `as_of` asks what was true at a past time.",
+            hints(true, false, true),
+        ),
+        tool::<ShowInput>(
+            "show",
+            "One record with all its fields (engram show --json): content, kind, status, \
+             validity times, what it supersedes or was superseded by, sources.",
+            hints(true, false, true),
+        ),
+        tool::<ListInput>(
+            "list",
+            "Records by filter, newest first (engram list), without a query. Returns \
+             {results: [...]} like recall, without scores.",
+            hints(true, false, true),
+        ),
+        tool::<ForgetInput>(
+            "forget",
+            "Forget a record and its copies in other tiers (engram forget): they are \
+             marked invalidated and no longer recalled; `hard` deletes their files. \
+             Returns {mutations}.",
+            hints(false, true, true),
+        ),
+        tool::<ConsolidateInput>(
+            "consolidate",
+            "Turn episodes into facts (engram consolidate); with `session`, also summarise \
+             that session and archive its turns. Returns {actions, dry_run}.",
+            hints(false, true, false),
+        ),
+        tool::<PruneInput>(
+            "prune",
+            "Merge duplicates, expire TTLs, archive decayed episodes, evict idle working \
+             memory (engram prune); nothing is deleted unless `hard`. Returns {actions, \
+             dry_run}.",
+            hints(false, true, false),
+        ),
+    ]
+}
+
+fn tool<T: JsonSchema + 'static>(
+    name: &'static str,
+    description: &'static str,
+    annotations: ToolAnnotations,
+) -> Tool {
+    Tool::new(name, description, input_schema::<T>()).with_annotations(annotations)
+}
+
+/// The input schema of a tool's arguments (JSON Schema 2020-12, an object).
+fn input_schema<T: JsonSchema + 'static>() -> Arc<JsonObject> {
+    rmcp::handler::server::tool::schema_for_type::<T>()
+}
+
+/// Runs a tool call; `None` when no tool has that name.
+pub fn call(
+    ctx: &mut Context,
+    scope: &ServedScope,
+    name: &str,
+    arguments: JsonObject,
+) -> Option<CallToolResult> {
+    let result = match name {
+        "remember" => parse::<RememberInput>(name, arguments, &["content"])
+            .and_then(|input| remember(ctx, scope, input)),
+        "recall" => parse::<RecallInput>(name, arguments, &["limit"])
+            .and_then(|input| recall_tool(ctx, scope, input)),
+        "show" => parse::<ShowInput>(name, arguments, &[]).and_then(|input| {
+            scope.check_record(ctx, &input.id)?;
+            run(ctx, true, |ctx, _| {
+                show::run(ctx, ShowArgs { id: input.id })
+            })
+        }),
+        "list" => parse::<ListInput>(name, arguments, &["k"]).and_then(|mut input| {
+            scope.narrow_filter(&mut input.filter)?;
+            let args = ListArgs {
+                filter: input.filter,
+                limit: Some(input.limit.unwrap_or(LIST_LIMIT)),
+            };
+            run(ctx, true, |ctx, now| list::run(ctx, args, now))
+        }),
+        "forget" => parse::<ForgetInput>(name, arguments, &[]).and_then(|input| {
+            scope.check_record(ctx, &input.id)?;
+            let args = ForgetArgs {
+                id: input.id,
+                hard: input.hard,
+            };
+            run(ctx, true, |ctx, now| forget::run(ctx, args, now))
+        }),
+        "consolidate" => parse::<ConsolidateInput>(name, arguments, &[]).and_then(|mut input| {
+            scope.narrow(&mut input.user, &mut input.agent)?;
+            let args = ConsolidateArgs {
+                user: input.user,
+                agent: input.agent,
+                session: input.session,
+                force: input.force,
+                dry_run: input.dry_run,
+            };
+            run(ctx, true, |ctx, now| consolidate::run(ctx, args, now))
+        }),
+        "prune" => parse::<PruneInput>(name, arguments, &[]).and_then(|mut input| {
+            scope.narrow(&mut input.user, &mut input.agent)?;
+            let args = PruneArgs {
+                user: input.user,
+                agent: input.agent,
+                dry_run: input.dry_run,
+                hard: input.hard,
+            };
+            run(ctx, true, |ctx, now| prune::run(ctx, args, now))
+        }),
+        _ => return None,
+    };
+    Some(result.unwrap_or_else(|message| CallToolResult::error(vec![ContentBlock::text(message)])))
+}
+
+/// A tool's error: the message the caller (a model) reads, naming the fix.
+pub type ToolError = String;
+
+fn remember(
+    ctx: &mut Context,
+    scope: &ServedScope,
+    mut input: RememberInput,
+) -> Result<CallToolResult, ToolError> {
+    scope.narrow(&mut input.user, &mut input.agent)?;
+    let (text, format) = match (input.text, input.messages) {
+        (Some(_), Some(_)) => {
+            return Err("remember: give `text` or `messages`, not both".into());
+        }
+        (Some(text), None) => (text, InputFormat::Text),
+        (None, Some(messages)) => {
+            if messages.is_empty() {
+                return Err("remember: `messages` is empty; give at least one message".into());
+            }
+            let json = serde_json::to_string(&messages).expect("messages serialise");
+            (json, InputFormat::Chat)
+        }
+        (None, None) => {
+            return Err(
+                "remember: nothing to remember; give `text` (prose) or `messages` \
+                 ([{role, content}, ...])"
+                    .into(),
+            );
+        }
+    };
+    if text.trim().is_empty() {
+        return Err("remember: nothing to remember: `text` is empty".into());
+    }
+    let tags = (!input.tags.is_empty()).then(|| input.tags.join(","));
+    let args = CaptureArgs {
+        // Never empty (checked above), so the command never reads standard
+        // input, which carries the protocol.
+        text: vec![text],
+        file: None,
+        input: format,
+        user: input.user,
+        agent: input.agent,
+        session: input.session,
+        kind: input.kind,
+        subject: input.subject,
+        importance: input.importance,
+        tags,
+        ttl: input.ttl,
+        raw: input.raw,
+        dry_run: input.dry_run,
+        explain: input.explain,
+        assistant_chars: 500,
+    };
+    run(ctx, true, |ctx, now| capture::run(ctx, args, now))
+}
+
+fn recall_tool(
+    ctx: &mut Context,
+    scope: &ServedScope,
+    mut input: RecallInput,
+) -> Result<CallToolResult, ToolError> {
+    scope.narrow_filter(&mut input.filter)?;
+    let format = input.format.unwrap_or(Format::Json);
+    let args = RecallArgs {
+        query: input.query.into_iter().collect(),
+        k: input.k,
+        filter: input.filter,
+        mode: input.mode,
+        format,
+        explain: input.explain,
+    };
+    run(ctx, format == Format::Json, |ctx, now| {
+        recall::run(ctx, args, now)
+    })
+}
+
+/// Reads a call's arguments as `T`: an unknown name or a wrong type is an
+/// error that names the argument and what it takes.
+fn parse<T: DeserializeOwned + JsonSchema + 'static>(
+    tool: &str,
+    arguments: JsonObject,
+    aliases: &[&str],
+) -> Result<T, ToolError> {
+    let schema = input_schema::<T>();
+    let known: Vec<&str> = schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .map(|p| p.keys().map(String::as_str).collect())
+        .unwrap_or_default();
+    if let Some(unknown) = arguments
+        .keys()
+        .find(|k| !known.contains(&k.as_str()) && !aliases.contains(&k.as_str()))
+    {
+        return Err(format!(
+            "{tool}: unknown argument `{unknown}`; it takes {}",
+            known
+                .iter()
+                .map(|k| format!("`{k}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    serde_path_to_error::deserialize(Value::Object(arguments)).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner();
+        if path == "." {
+            format!("{tool}: {inner}; see its input schema (tools/list)")
+        } else {
+            format!("{tool}: argument `{path}`: {inner}; see its input schema (tools/list)")
+        }
+    })
+}
+
+/// Runs a command on the server's store as the shell would with `--json`
+/// (`json`) or without, keeping what it prints: a JSON document becomes the
+/// structured result, text the text result, warnings follow as more text. A
+/// failed command's changes are not committed, and an error that is not the
+/// caller's (a failed write) reopens the store for the next call.
+fn run(
+    ctx: &mut Context,
+    json: bool,
+    command: impl FnOnce(&Context, Timestamp) -> anyhow::Result<ExitCode>,
+) -> Result<CallToolResult, ToolError> {
+    ctx.out = Output::capturing(json, ctx.out.verbose);
+    let outcome = clock::now()
+        .map_err(anyhow::Error::from)
+        .and_then(|now| command(ctx, now));
+    let kept = ctx.out.take_kept();
+    if let Err(e) = outcome {
+        ctx.discard_changes();
+        if !is_callers(&e) {
+            ctx.close_store();
+        }
+        return Err(message_of(&ctx.naming_vault(e)));
+    }
+    ctx.commit_changes();
+    let mut result = if json {
+        match serde_json::from_str::<Value>(&kept.stdout) {
+            Ok(value) => CallToolResult::structured(value),
+            Err(_) => CallToolResult::success(vec![ContentBlock::text(kept.stdout)]),
+        }
+    } else {
+        CallToolResult::success(vec![ContentBlock::text(kept.stdout)])
+    };
+    for w in kept.warnings {
+        result
+            .content
+            .push(ContentBlock::text(format!("warning: {w}")));
+    }
+    Ok(result)
+}
+
+/// Whether an error is the caller's (bad input, an unknown record), which
+/// leaves the store as it was.
+fn is_callers(e: &anyhow::Error) -> bool {
+    use crate::error::Error;
+    matches!(
+        e.downcast_ref::<Error>(),
+        Some(Error::Input(_) | Error::NotFound(_) | Error::Ambiguous { .. })
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn object(v: Value) -> JsonObject {
+        v.as_object().cloned().expect("an object")
+    }
+
+    #[test]
+    fn every_tool_has_an_object_schema_with_described_properties() {
+        for tool in all() {
+            assert_eq!(tool.input_schema["type"], "object", "{}", tool.name);
+            let props = tool.input_schema["properties"]
+                .as_object()
+                .unwrap_or_else(|| panic!("{} has properties", tool.name));
+            for (name, prop) in props {
+                assert!(
+                    prop.get("description").is_some() || prop.get("$ref").is_some(),
+                    "{}.{name} is described",
+                    tool.name
+                );
+            }
+            let hints = tool.annotations.as_ref().expect("hints");
+            assert!(hints.read_only_hint.is_some() && hints.destructive_hint.is_some());
+        }
+    }
+
+    #[test]
+    fn recall_takes_the_filters_of_the_command() {
+        let input: RecallInput = parse(
+            "recall",
+            object(serde_json::json!({
+                "query": "where does she live",
+                "k": 3,
+                "kind": ["semantic"],
+                "subject": "Ana",
+                "include_superseded": true,
+                "format": "context"
+            })),
+            &[],
+        )
+        .unwrap();
+        assert_eq!(input.k, Some(3));
+        assert_eq!(input.filter.subject.as_deref(), Some("Ana"));
+        assert!(input.filter.include_superseded);
+        assert_eq!(input.format, Some(Format::Context));
+    }
+
+    #[test]
+    fn a_wrong_type_names_the_argument() {
+        let err = parse::<RecallInput>("recall", object(serde_json::json!({"k": "ten"})), &[])
+            .unwrap_err();
+        assert!(err.contains("`k`"), "{err}");
+        let err = parse::<ForgetInput>("forget", object(serde_json::json!({})), &[]).unwrap_err();
+        assert!(err.contains("id"), "{err}");
+    }
+
+    #[test]
+    fn an_unknown_argument_is_refused_with_the_known_ones() {
+        let err = parse::<RecallInput>("recall", object(serde_json::json!({"usr": "bob"})), &[])
+            .unwrap_err();
+        assert!(err.contains("`usr`") && err.contains("`user`"), "{err}");
+    }
+}
