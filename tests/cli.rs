@@ -31,6 +31,8 @@ mod init;
 mod maintenance;
 #[path = "cli/maintenance_truth.rs"]
 mod maintenance_truth;
+#[path = "cli/mcp.rs"]
+mod mcp;
 #[path = "cli/obsidian.rs"]
 mod obsidian;
 #[path = "cli/progress.rs"]

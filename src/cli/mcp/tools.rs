@@ -270,22 +270,29 @@ pub fn call(
     let result = match name {
         "remember" => parse::<RememberInput>(name, arguments, &["content"])
             .and_then(|input| remember(ctx, scope, input)),
-        "recall" => parse::<RecallInput>(name, arguments, &["limit"])
-            .and_then(|input| recall_tool(ctx, scope, input)),
+        "recall" => parse_filtered::<RecallInput>(name, arguments, &["limit"]).and_then(
+            |(mut input, filter)| {
+                input.filter = filter;
+                recall_tool(ctx, scope, input)
+            },
+        ),
         "show" => parse::<ShowInput>(name, arguments, &[]).and_then(|input| {
             scope.check_record(ctx, &input.id)?;
             run(ctx, true, |ctx, _| {
                 show::run(ctx, ShowArgs { id: input.id })
             })
         }),
-        "list" => parse::<ListInput>(name, arguments, &["k"]).and_then(|mut input| {
-            scope.narrow_filter(&mut input.filter)?;
-            let args = ListArgs {
-                filter: input.filter,
-                limit: Some(input.limit.unwrap_or(LIST_LIMIT)),
-            };
-            run(ctx, true, |ctx, now| list::run(ctx, args, now))
-        }),
+        "list" => {
+            parse_filtered::<ListInput>(name, arguments, &["k"]).and_then(|(mut input, filter)| {
+                input.filter = filter;
+                scope.narrow_filter(&mut input.filter)?;
+                let args = ListArgs {
+                    filter: input.filter,
+                    limit: Some(input.limit.unwrap_or(LIST_LIMIT)),
+                };
+                run(ctx, true, |ctx, now| list::run(ctx, args, now))
+            })
+        }
         "forget" => parse::<ForgetInput>(name, arguments, &[]).and_then(|input| {
             scope.check_record(ctx, &input.id)?;
             let args = ForgetArgs {
@@ -430,6 +437,29 @@ fn parse<T: DeserializeOwned + JsonSchema + 'static>(
             format!("{tool}: argument `{path}`: {inner}; see its input schema (tools/list)")
         }
     })
+}
+
+/// [`parse`] for a tool whose arguments include the filters of recall and
+/// list: those are read on their own, so that an error names the filter
+/// (serde loses the path through a flattened struct).
+fn parse_filtered<T: DeserializeOwned + JsonSchema + 'static>(
+    tool: &str,
+    arguments: JsonObject,
+    aliases: &[&str],
+) -> Result<(T, FilterArgs), ToolError> {
+    let filter_schema = input_schema::<FilterArgs>();
+    let is_filter = |key: &str| {
+        filter_schema
+            .get("properties")
+            .and_then(Value::as_object)
+            .is_some_and(|p| p.contains_key(key))
+    };
+    let (filters, rest): (JsonObject, JsonObject) =
+        arguments.into_iter().partition(|(key, _)| is_filter(key));
+    // The rest is checked against the whole schema (unknown names first).
+    let input = parse::<T>(tool, rest, aliases)?;
+    let filter = parse::<FilterArgs>(tool, filters, &[])?;
+    Ok((input, filter))
 }
 
 /// Runs a command on the server's store as the shell would with `--json`
