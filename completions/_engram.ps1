@@ -49,6 +49,7 @@ Register-ArgumentCompleter -Native -CommandName 'engram' -ScriptBlock {
             [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Keep the index live while files change (until Ctrl-C)')
             [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'A record''s past versions, from git')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
+            [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve the vault to agents over the Model Context Protocol (stdio)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -363,6 +364,22 @@ Register-ArgumentCompleter -Native -CommandName 'engram' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'engram;mcp' {
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'Serve only this user''s memories: what is remembered gets `user: NAME`, and no tool reads or changes another user''s records')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Serve only this agent''s memories, the same way')
+            [CompletionResult]::new('--vault', '--vault', [CompletionResultType]::ParameterName, 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing but results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing but results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
+            [CompletionResult]::new('--commit', '--commit', [CompletionResultType]::ParameterName, 'Commit what this command changes in the vault''s git repository (same as `git: {auto_commit: true}` in the config)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'engram;help' {
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Create a vault (config, .gitignore; --git also runs git init)')
             [CompletionResult]::new('capture', 'capture', [CompletionResultType]::ParameterValue, 'Remember something: TEXT, --file or standard input')
@@ -380,6 +397,7 @@ Register-ArgumentCompleter -Native -CommandName 'engram' -ScriptBlock {
             [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Keep the index live while files change (until Ctrl-C)')
             [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'A record''s past versions, from git')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
+            [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve the vault to agents over the Model Context Protocol (stdio)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -429,6 +447,9 @@ Register-ArgumentCompleter -Native -CommandName 'engram' -ScriptBlock {
             break
         }
         'engram;help;completions' {
+            break
+        }
+        'engram;help;mcp' {
             break
         }
         'engram;help;help' {

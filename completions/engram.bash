@@ -43,6 +43,9 @@ _engram() {
             engram,list)
                 cmd="engram__subcmd__list"
                 ;;
+            engram,mcp)
+                cmd="engram__subcmd__mcp"
+                ;;
             engram,prune)
                 cmd="engram__subcmd__prune"
                 ;;
@@ -97,6 +100,9 @@ _engram() {
             engram__subcmd__help,list)
                 cmd="engram__subcmd__help__subcmd__list"
                 ;;
+            engram__subcmd__help,mcp)
+                cmd="engram__subcmd__help__subcmd__mcp"
+                ;;
             engram__subcmd__help,prune)
                 cmd="engram__subcmd__help__subcmd__prune"
                 ;;
@@ -128,7 +134,7 @@ _engram() {
 
     case "${cmd}" in
         engram)
-            opts="-q -v -h -V --vault --json --quiet --verbose --commit --help --version init capture remember recall show forget restore list stats reindex sync consolidate prune doctor watch history completions help"
+            opts="-q -v -h -V --vault --json --quiet --verbose --commit --help --version init capture remember recall show forget restore list stats reindex sync consolidate prune doctor watch history completions mcp help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -292,7 +298,7 @@ _engram() {
             return 0
             ;;
         engram__subcmd__help)
-            opts="init capture recall show forget restore list stats reindex sync consolidate prune doctor watch history completions help"
+            opts="init capture recall show forget restore list stats reindex sync consolidate prune doctor watch history completions mcp help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -418,6 +424,20 @@ _engram() {
             return 0
             ;;
         engram__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        engram__subcmd__help__subcmd__mcp)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -631,6 +651,32 @@ _engram() {
                     return 0
                     ;;
                 -k)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --vault)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        engram__subcmd__mcp)
+            opts="-q -v -h -V --user --agent --vault --json --quiet --verbose --commit --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

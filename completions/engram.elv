@@ -46,6 +46,7 @@ set edit:completion:arg-completer[engram] = {|@words|
             cand watch 'Keep the index live while files change (until Ctrl-C)'
             cand history 'A record''s past versions, from git'
             cand completions 'Print a shell completion script'
+            cand mcp 'Serve the vault to agents over the Model Context Protocol (stdio)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'engram;init'= {
@@ -342,6 +343,21 @@ set edit:completion:arg-completer[engram] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'engram;mcp'= {
+            cand --user 'Serve only this user''s memories: what is remembered gets `user: NAME`, and no tool reads or changes another user''s records'
+            cand --agent 'Serve only this agent''s memories, the same way'
+            cand --vault 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)'
+            cand --json 'Print one JSON document on stdout'
+            cand -q 'Print nothing but results and errors'
+            cand --quiet 'Print nothing but results and errors'
+            cand -v 'Say more about what happens (on stderr)'
+            cand --verbose 'Say more about what happens (on stderr)'
+            cand --commit 'Commit what this command changes in the vault''s git repository (same as `git: {auto_commit: true}` in the config)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'engram;help'= {
             cand init 'Create a vault (config, .gitignore; --git also runs git init)'
             cand capture 'Remember something: TEXT, --file or standard input'
@@ -359,6 +375,7 @@ set edit:completion:arg-completer[engram] = {|@words|
             cand watch 'Keep the index live while files change (until Ctrl-C)'
             cand history 'A record''s past versions, from git'
             cand completions 'Print a shell completion script'
+            cand mcp 'Serve the vault to agents over the Model Context Protocol (stdio)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'engram;help;init'= {
@@ -392,6 +409,8 @@ set edit:completion:arg-completer[engram] = {|@words|
         &'engram;help;history'= {
         }
         &'engram;help;completions'= {
+        }
+        &'engram;help;mcp'= {
         }
         &'engram;help;help'= {
         }
