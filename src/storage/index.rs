@@ -933,6 +933,7 @@ impl TextIndex {
             (Occur::Must, self.filter_query(filter)),
         ]);
         let searcher = self.reader.searcher();
+        let limit = all_or(limit, searcher.num_docs());
         Ok(searcher.search(&query, &TopDocs::with_limit(limit).order_by_score())?)
     }
 
@@ -942,6 +943,7 @@ impl TextIndex {
             return Ok(Vec::new());
         }
         let searcher = self.reader.searcher();
+        let limit = all_or(limit, searcher.num_docs());
         let top =
             TopDocs::with_limit(limit).order_by_fast_field::<i64>("created", tantivy::Order::Desc);
         let hits = searcher.search(&self.filter_query(filter), &top)?;
@@ -1246,6 +1248,15 @@ impl IndexedDoc {
     pub fn created_text(&self) -> String {
         format_time(&self.created)
     }
+}
+
+/// A result limit for a collector: `limit`, or every document when it asks
+/// for more (a collector sizes its heap by the limit, so `usize::MAX` from a
+/// script would not fit), and at least one.
+fn all_or(limit: usize, docs: u64) -> usize {
+    limit
+        .min(usize::try_from(docs).unwrap_or(usize::MAX))
+        .max(1)
 }
 
 #[cfg(test)]

@@ -38,6 +38,22 @@ fn usage_errors_exit_2() {
 }
 
 #[test]
+fn a_limit_past_every_record_gives_them_all() {
+    let env = Env::new();
+    env.capture("The lighthouse keeper feeds the cats", &[]);
+    let huge = u64::MAX.to_string();
+    for args in [
+        vec!["recall", "-k", &huge, "lighthouse"],
+        vec!["recall", "-k", &huge],
+        vec!["recall", "-k", &huge, "--mode", "bm25", "lighthouse"],
+        vec!["list", "-k", &huge],
+    ] {
+        let out = env.engram().arg("--json").args(&args).ok();
+        assert_eq!(results(&out.json()).len(), 1, "{args:?}");
+    }
+}
+
+#[test]
 fn a_missing_vault_is_exit_3() {
     let env = Env::new();
     let missing = env.root.join("no/such/dir");

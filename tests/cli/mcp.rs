@@ -334,7 +334,7 @@ async fn bad_arguments_are_tool_errors_and_the_server_keeps_serving() {
         (
             "remember",
             json!({"text": "x", "importance": 7}),
-            "importance",
+            "`importance`",
         ),
         ("remember", json!({"text": "x", "ttl": "forever"}), "ttl"),
     ];
@@ -344,6 +344,15 @@ async fn bad_arguments_are_tool_errors_and_the_server_keeps_serving() {
             why.to_lowercase().contains(&needle.to_lowercase()),
             "{tool} {arguments}: {why}"
         );
+    }
+    // A limit past the number of records is all of them, not an overflow.
+    for (tool, arguments) in [
+        ("recall", json!({"query": "meeting room", "k": u64::MAX})),
+        ("recall", json!({"k": u64::MAX})),
+        ("list", json!({"limit": u64::MAX})),
+    ] {
+        let all = ok(&session, tool, arguments).await;
+        assert_eq!(results(&all).len(), 1, "{tool}: {all}");
     }
     // An unknown tool is a protocol error; the session goes on.
     let unknown = session

@@ -9,8 +9,9 @@
 //! tool's result; its error is the tool's error, with the same message.
 
 use std::process::ExitCode;
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
+use regex::Regex;
 use rmcp::model::{CallToolResult, ContentBlock, JsonObject, Tool, ToolAnnotations};
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
@@ -482,7 +483,7 @@ fn run(
         if !is_callers(&e) {
             ctx.close_store();
         }
-        return Err(message_of(&ctx.naming_vault(e)));
+        return Err(in_tool_words(&message_of(&ctx.naming_vault(e))));
     }
     ctx.commit_changes();
     let mut result = if json {
@@ -499,6 +500,29 @@ fn run(
             .push(ContentBlock::text(format!("warning: {w}")));
     }
     Ok(result)
+}
+
+/// A command's message in the words of its tools: the flag `--as-of` is the
+/// argument `as_of`, and `engram list` is the `list` tool.
+fn in_tool_words(message: &str) -> String {
+    static FLAG: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"--([a-z][a-z-]*)").expect("a valid pattern"));
+    static COMMAND: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"`engram (capture|remember|recall|show|list|forget|consolidate|prune)`")
+            .expect("a valid pattern")
+    });
+    let message = COMMAND.replace_all(message, |c: &regex::Captures| {
+        let tool = if &c[1] == "capture" {
+            "remember"
+        } else {
+            &c[1]
+        };
+        format!("the `{tool}` tool")
+    });
+    FLAG.replace_all(&message, |c: &regex::Captures| {
+        format!("`{}`", c[1].replace('-', "_"))
+    })
+    .into_owned()
 }
 
 /// Whether an error is the caller's (bad input, an unknown record), which
@@ -566,6 +590,18 @@ mod tests {
         assert!(err.contains("`k`"), "{err}");
         let err = parse::<ForgetInput>("forget", object(serde_json::json!({})), &[]).unwrap_err();
         assert!(err.contains("id"), "{err}");
+    }
+
+    #[test]
+    fn a_commands_message_names_the_tools_arguments() {
+        assert_eq!(
+            in_tool_words("--as-of: not a time; `engram list` shows the ids"),
+            "`as_of`: not a time; the `list` tool shows the ids"
+        );
+        assert_eq!(
+            in_tool_words("see `engram capture` and `engram reindex`"),
+            "see the `remember` tool and `engram reindex`"
+        );
     }
 
     #[test]

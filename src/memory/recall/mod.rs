@@ -101,6 +101,16 @@ pub struct RecallOutcome {
 
 /// Runs a recall against an up-to-date store.
 pub fn recall(store: &Store, request: &RecallRequest) -> Result<RecallOutcome> {
+    // More results than records is all of them; a larger k (2^64 - 1 from a
+    // script) would only overflow the pool sizes derived from it.
+    let records = usize::try_from(store.index().num_docs()).unwrap_or(usize::MAX);
+    if request.k > records.max(1) {
+        let all = RecallRequest {
+            k: records.max(1),
+            ..request.clone()
+        };
+        return recall(store, &all);
+    }
     let cfg = &store.vault().config().recall;
     let query = request
         .query
