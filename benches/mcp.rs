@@ -2,7 +2,10 @@
 //! a real MCP client (rmcp's, over the server's stdio), on vaults of 10K and
 //! 100K generated records, beside the same queries run in one run as an
 //! `engram recall` process (with the server's watcher answering its change
-//! feed) and as `rg -i -l -F` over the same files.
+//! feed), as `rg -i -l -F` over the same files, and, when `qmd` is installed
+//! (and SKIP_QMD unset), through qmd's own MCP server: its `query` tool with a
+//! `lex` (BM25) search and `rerank: false`, the way it answers offline (its
+//! default reranks with a local model it would first download).
 //!
 //!   cargo bench --bench mcp                         (10000 and 100000 records)
 //!   cargo bench --bench mcp -- --sizes 10000 --queries 20 --runs 2
@@ -241,6 +244,9 @@ async fn measure(vault: &Path, label: &str, o: &Options) {
     rows.push(("rg -i -l -F".into(), stats(ms)));
     let rss = pid.and_then(peak_rss_mib);
     session.cancel().await.unwrap();
+    if let Some(qmd) = qmd_over_mcp(vault, &queries, o.runs).await {
+        rows.push(("qmd mcp query (lex, no rerank)".into(), qmd));
+    }
 
     let base = rows[0].1.mean;
     println!(
@@ -264,6 +270,61 @@ async fn measure(vault: &Path, label: &str, o: &Options) {
     if let Some(rss) = rss {
         println!("server peak RSS: {rss:.0} MiB");
     }
+}
+
+/// qmd's MCP server over the same files: indexes them (`qmd collection add`,
+/// `qmd update`, in a private config and cache), then times its `query` tool.
+async fn qmd_over_mcp(vault: &Path, queries: &[String], runs: usize) -> Option<Stats> {
+    if std::env::var_os("SKIP_QMD").is_some() {
+        return None;
+    }
+    let home = tempfile::tempdir().ok()?;
+    let envs = [
+        ("XDG_CACHE_HOME", home.path().join("cache")),
+        ("XDG_CONFIG_HOME", home.path().join("config")),
+    ];
+    let qmd = |args: &[&str]| {
+        Command::new("qmd")
+            .args(args)
+            .envs(envs.iter().map(|(k, v)| (k, v)))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    let root = vault.to_str()?;
+    let start = Instant::now();
+    if !qmd(&["collection", "add", root, "--name", "bench"]) || !qmd(&["update"]) {
+        eprintln!("qmd is not installed or could not index the vault: left out");
+        return None;
+    }
+    eprintln!(
+        "qmd indexed the vault in {:.1} s",
+        start.elapsed().as_secs_f64()
+    );
+    let mut cmd = tokio::process::Command::new("qmd");
+    cmd.arg("mcp").envs(envs.iter().map(|(k, v)| (k, v)));
+    let (transport, _) = TokioChildProcess::builder(cmd)
+        .stderr(Stdio::null())
+        .spawn()
+        .ok()?;
+    let session: RunningService<RoleClient, Client> = Client.serve(transport).await.ok()?;
+    let search = |query: &str| {
+        let args =
+            json!({"searches": [{"type": "lex", "query": query}], "limit": 10, "rerank": false});
+        CallToolRequestParams::new("query").with_arguments(args.as_object().unwrap().clone())
+    };
+    session.call_tool(search("coffee")).await.ok()?;
+    let mut ms = Vec::new();
+    for _ in 0..runs {
+        for q in queries {
+            let start = Instant::now();
+            session.call_tool(search(q)).await.ok()?;
+            ms.push(start.elapsed().as_secs_f64() * 1000.0);
+        }
+    }
+    session.cancel().await.ok()?;
+    Some(stats(ms))
 }
 
 fn main() {

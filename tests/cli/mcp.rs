@@ -440,6 +440,25 @@ async fn resources_and_the_context_prompt() {
     session.cancel().await.unwrap();
 }
 
+#[tokio::test]
+async fn a_server_started_with_commit_commits_each_change() {
+    let mut env = Env::new();
+    env.git_init();
+    let before = env.commit_count();
+    let session = connect(&env, &["--commit"]).await;
+    ok(
+        &session,
+        "remember",
+        json!({"text": "The garage code changed to 7781", "raw": true}),
+    )
+    .await;
+    ok(&session, "recall", json!({"query": "garage"})).await;
+    assert_eq!(env.commit_count(), before + 1, "one commit for the write");
+    let last = env.git(&["log", "-1", "--format=%s"]);
+    assert!(last.contains("capture"), "{last}");
+    session.cancel().await.unwrap();
+}
+
 /// The raw protocol: stdout holds JSON-RPC and nothing else, and closing
 /// stdin ends the server with success, its watcher gone with it.
 #[test]
