@@ -176,7 +176,7 @@ complete -c engram -n "__fish_engram_using_subcommand list" -l tag -d 'Only reco
 complete -c engram -n "__fish_engram_using_subcommand list" -l since -d 'Created at or after TIME (RFC 3339, a date, or a duration ago like 7d)' -r
 complete -c engram -n "__fish_engram_using_subcommand list" -l until -d 'Created at or before TIME' -r
 complete -c engram -n "__fish_engram_using_subcommand list" -l as-of -d 'What was valid at TIME (includes values superseded since)' -r
-complete -c engram -n "__fish_engram_using_subcommand list" -s k -l limit -d 'At most N records (default: all)' -r
+complete -c engram -n "__fish_engram_using_subcommand list" -s k -l limit -d 'At most N records (default: all; 50 through `engram mcp`)' -r
 complete -c engram -n "__fish_engram_using_subcommand list" -l vault -d 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)' -r -F
 complete -c engram -n "__fish_engram_using_subcommand list" -l include-superseded -d 'Also superseded, invalidated, archived and expired records'
 complete -c engram -n "__fish_engram_using_subcommand list" -l json -d 'Print one JSON document on stdout'

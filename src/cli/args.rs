@@ -292,7 +292,7 @@ pub struct RecallArgs {
     pub explain: bool,
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Args, Deserialize, JsonSchema)]
 pub struct ShowArgs {
     /// The record: its id, the short id that ends its file name (c1b0ze), a
     /// unique prefix of either, a path in the vault (.md optional), or a
@@ -301,7 +301,7 @@ pub struct ShowArgs {
     pub id: String,
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Args, Deserialize, JsonSchema)]
 pub struct ForgetArgs {
     /// The record: its id, the short id that ends its file name (c1b0ze), a
     /// unique prefix of either, a path in the vault (.md optional), or a
@@ -310,6 +310,7 @@ pub struct ForgetArgs {
     pub id: String,
     /// Delete the file instead of marking it invalidated.
     #[arg(long)]
+    #[serde(default)]
     pub hard: bool,
 }
 
@@ -326,16 +327,20 @@ pub struct RestoreArgs {
     pub reason: Option<String>,
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Args, Default, Deserialize, JsonSchema)]
+#[serde(default)]
 pub struct ListArgs {
     #[command(flatten)]
+    #[serde(flatten)]
     pub filter: FilterArgs,
-    /// At most N records (default: all).
+    /// At most N records (default: all; 50 through `engram mcp`).
     #[arg(short = 'k', long = "limit", value_name = "N")]
+    #[serde(alias = "k")]
     pub limit: Option<usize>,
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Args, Default, Deserialize, JsonSchema)]
+#[serde(default)]
 pub struct ConsolidateArgs {
     /// Only this user's memories.
     #[arg(long)]
@@ -354,7 +359,8 @@ pub struct ConsolidateArgs {
     pub dry_run: bool,
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Args, Default, Deserialize, JsonSchema)]
+#[serde(default)]
 pub struct PruneArgs {
     /// Only this user's memories.
     #[arg(long)]

@@ -2,8 +2,10 @@
 //! hints, and how a call becomes the command it mirrors.
 //!
 //! A call's arguments are checked here (unknown names, wrong types, a scope
-//! the server does not serve) and turned into the command's own flags
-//! ([`crate::cli::args`]); the command then runs as it does from a shell, with
+//! the server does not serve) and read as the command's own flags
+//! ([`crate::cli::args`]: show, list, forget, consolidate and prune take their
+//! flag structs as they are; remember and recall have inputs of their own,
+//! for text, messages and a query in one string); the command then runs as it does from a shell, with
 //! `--json`, on the server's open store, so a tool and its command cannot
 //! drift apart: same filters, same JSON. What the command prints is the
 //! tool's result; its error is the tool's error, with the same message.
@@ -112,76 +114,9 @@ pub struct RecallInput {
     pub explain: bool,
 }
 
-/// One record, by id.
-#[derive(Debug, Deserialize, JsonSchema)]
-pub struct ShowInput {
-    /// The record: its id, the short id that ends its file name, a unique
-    /// prefix of either, or its path in the vault.
-    pub id: String,
-}
-
-/// Forget a record.
-#[derive(Debug, Deserialize, JsonSchema)]
-pub struct ForgetInput {
-    /// The record: its id, the short id that ends its file name, a unique
-    /// prefix of either, or its path in the vault.
-    pub id: String,
-    /// Delete its files instead of marking them invalidated (which `engram
-    /// restore` undoes).
-    #[serde(default)]
-    pub hard: bool,
-}
-
-/// Records by filter.
-#[derive(Debug, Deserialize, JsonSchema)]
-pub struct ListInput {
-    #[serde(flatten)]
-    pub filter: FilterArgs,
-    /// At most this many records, newest first (default 50).
-    #[serde(default, alias = "k")]
-    pub limit: Option<usize>,
-}
-
-/// Turn episodes into facts.
-#[derive(Debug, Deserialize, JsonSchema)]
-pub struct ConsolidateInput {
-    /// Only this user's memories (the server's user when it has one).
-    #[serde(default)]
-    pub user: Option<String>,
-    /// Only this agent's memories (the server's agent when it has one).
-    #[serde(default)]
-    pub agent: Option<String>,
-    /// Also summarise this session's turns into one episode and archive them.
-    #[serde(default)]
-    pub session: Option<String>,
-    /// Run even when the thresholds are not met.
-    #[serde(default)]
-    pub force: bool,
-    /// Plan only: write nothing.
-    #[serde(default)]
-    pub dry_run: bool,
-}
-
-/// Prune noise.
-#[derive(Debug, Deserialize, JsonSchema)]
-pub struct PruneInput {
-    /// Only this user's memories (the server's user when it has one).
-    #[serde(default)]
-    pub user: Option<String>,
-    /// Only this agent's memories (the server's agent when it has one).
-    #[serde(default)]
-    pub agent: Option<String>,
-    /// Plan only: write nothing.
-    #[serde(default)]
-    pub dry_run: bool,
-    /// Delete the files of what is pruned instead of archiving them.
-    #[serde(default)]
-    pub hard: bool,
-}
-
 /// How many records `list` gives when the call names no limit: a tool result
 /// lands in a model's context, where the whole vault does not belong.
-pub const LIST_LIMIT: usize = 50;
+const LIST_LIMIT: usize = 50;
 
 /// The tools, as `tools/list` shows them.
 pub fn all() -> Vec<Tool> {
@@ -213,32 +148,32 @@ pub fn all() -> Vec<Tool> {
              block instead. `as_of` asks what was true at a past time.",
             hints(true, false, true),
         ),
-        tool::<ShowInput>(
+        tool::<ShowArgs>(
             "show",
             "One record with all its fields (engram show --json): content, kind, status, \
              validity times, what it supersedes or was superseded by, sources.",
             hints(true, false, true),
         ),
-        tool::<ListInput>(
+        tool::<ListArgs>(
             "list",
             "Records by filter, newest first (engram list), without a query. Returns \
              {results: [...]} like recall, without scores.",
             hints(true, false, true),
         ),
-        tool::<ForgetInput>(
+        tool::<ForgetArgs>(
             "forget",
             "Forget a record and its copies in other tiers (engram forget): they are \
              marked invalidated and no longer recalled; `hard` deletes their files. \
              Returns {mutations}.",
             hints(false, true, true),
         ),
-        tool::<ConsolidateInput>(
+        tool::<ConsolidateArgs>(
             "consolidate",
             "Turn episodes into facts (engram consolidate); with `session`, also summarise \
              that session and archive its turns. Returns {actions, dry_run}.",
             hints(false, true, false),
         ),
-        tool::<PruneInput>(
+        tool::<PruneArgs>(
             "prune",
             "Merge duplicates, expire TTLs, archive decayed episodes, evict idle working \
              memory (engram prune); nothing is deleted unless `hard`. Returns {actions, \
@@ -277,50 +212,28 @@ pub fn call(
                 recall_tool(ctx, scope, input)
             },
         ),
-        "show" => parse::<ShowInput>(name, arguments, &[]).and_then(|input| {
-            scope.check_record(ctx, &input.id)?;
-            run(ctx, true, |ctx, _| {
-                show::run(ctx, ShowArgs { id: input.id })
-            })
+        "show" => parse::<ShowArgs>(name, arguments, &[]).and_then(|args| {
+            scope.check_record(ctx, &args.id)?;
+            run(ctx, true, |ctx, _| show::run(ctx, args))
         }),
         "list" => {
-            parse_filtered::<ListInput>(name, arguments, &["k"]).and_then(|(mut input, filter)| {
-                input.filter = filter;
-                scope.narrow_filter(&mut input.filter)?;
-                let args = ListArgs {
-                    filter: input.filter,
-                    limit: Some(input.limit.unwrap_or(LIST_LIMIT)),
-                };
+            parse_filtered::<ListArgs>(name, arguments, &["k"]).and_then(|(mut args, filter)| {
+                args.filter = filter;
+                scope.narrow_filter(&mut args.filter)?;
+                args.limit = Some(args.limit.unwrap_or(LIST_LIMIT));
                 run(ctx, true, |ctx, now| list::run(ctx, args, now))
             })
         }
-        "forget" => parse::<ForgetInput>(name, arguments, &[]).and_then(|input| {
-            scope.check_record(ctx, &input.id)?;
-            let args = ForgetArgs {
-                id: input.id,
-                hard: input.hard,
-            };
+        "forget" => parse::<ForgetArgs>(name, arguments, &[]).and_then(|args| {
+            scope.check_record(ctx, &args.id)?;
             run(ctx, true, |ctx, now| forget::run(ctx, args, now))
         }),
-        "consolidate" => parse::<ConsolidateInput>(name, arguments, &[]).and_then(|mut input| {
-            scope.narrow(&mut input.user, &mut input.agent)?;
-            let args = ConsolidateArgs {
-                user: input.user,
-                agent: input.agent,
-                session: input.session,
-                force: input.force,
-                dry_run: input.dry_run,
-            };
+        "consolidate" => parse::<ConsolidateArgs>(name, arguments, &[]).and_then(|mut args| {
+            scope.narrow(&mut args.user, &mut args.agent)?;
             run(ctx, true, |ctx, now| consolidate::run(ctx, args, now))
         }),
-        "prune" => parse::<PruneInput>(name, arguments, &[]).and_then(|mut input| {
-            scope.narrow(&mut input.user, &mut input.agent)?;
-            let args = PruneArgs {
-                user: input.user,
-                agent: input.agent,
-                dry_run: input.dry_run,
-                hard: input.hard,
-            };
+        "prune" => parse::<PruneArgs>(name, arguments, &[]).and_then(|mut args| {
+            scope.narrow(&mut args.user, &mut args.agent)?;
             run(ctx, true, |ctx, now| prune::run(ctx, args, now))
         }),
         _ => return None,
@@ -588,7 +501,7 @@ mod tests {
         let err = parse::<RecallInput>("recall", object(serde_json::json!({"k": "ten"})), &[])
             .unwrap_err();
         assert!(err.contains("`k`"), "{err}");
-        let err = parse::<ForgetInput>("forget", object(serde_json::json!({})), &[]).unwrap_err();
+        let err = parse::<ForgetArgs>("forget", object(serde_json::json!({})), &[]).unwrap_err();
         assert!(err.contains("id"), "{err}");
     }
 
