@@ -16,7 +16,7 @@ use rmcp::transport::TokioChildProcess;
 use rmcp::{ClientHandler, RoleClient, ServiceExt};
 use serde_json::{Value, json};
 
-use crate::support::{ENGRAM, Env, fm_str, frontmatter, ids, wait_until};
+use crate::support::{ENGRAM, Env, contents, fm_str, frontmatter, ids, results, wait_until};
 
 /// A client that speaks one protocol revision (the Python SDK's
 /// `initialize` handshake is 2025-11-25).
@@ -95,17 +95,6 @@ fn text(result: &CallToolResult) -> String {
         .join("\n")
 }
 
-fn results(v: &Value) -> Vec<Value> {
-    v["results"].as_array().cloned().unwrap_or_default()
-}
-
-fn contents(v: &Value) -> Vec<String> {
-    results(v)
-        .iter()
-        .map(|r| r["content"].as_str().unwrap_or("").to_string())
-        .collect()
-}
-
 #[tokio::test]
 async fn the_tools_are_listed_with_their_schemas_and_hints() {
     let env = Env::new();
@@ -160,7 +149,9 @@ async fn remember_recall_and_forget_through_the_server_match_the_command_line() 
     )
     .await;
     assert!(
-        contents(&found).iter().any(|c| c.contains("Lisbon")),
+        contents(&results(&found))
+            .iter()
+            .any(|c| c.contains("Lisbon")),
         "{found}"
     );
     // The same query from the shell gives the same records in the same shape.
@@ -206,7 +197,9 @@ async fn remember_recall_and_forget_through_the_server_match_the_command_line() 
     )
     .await;
     assert!(
-        !contents(&after).iter().any(|c| c.contains("Lisbon")),
+        !contents(&results(&after))
+            .iter()
+            .any(|c| c.contains("Lisbon")),
         "forgotten: {after}"
     );
     // The file says so: files are the truth.
@@ -378,7 +371,7 @@ async fn changes_made_outside_the_server_are_seen_by_its_next_call() {
     );
     for query in ["violin lesson", "harbour ferry"] {
         let seen = ok(&session, "recall", json!({"query": query, "mode": "bm25"})).await;
-        assert_eq!(contents(&seen).len(), 1, "{query}: {seen}");
+        assert_eq!(contents(&results(&seen)).len(), 1, "{query}: {seen}");
     }
     // And one edited by hand.
     let listed = ok(&session, "list", json!({"kind": ["semantic"]})).await;
@@ -393,7 +386,7 @@ async fn changes_made_outside_the_server_are_seen_by_its_next_call() {
         json!({"query": "river ferry", "mode": "bm25"}),
     )
     .await;
-    assert_eq!(contents(&seen).len(), 1, "{seen}");
+    assert_eq!(contents(&results(&seen)).len(), 1, "{seen}");
     session.cancel().await.unwrap();
 }
 

@@ -4,11 +4,12 @@
 //! A call's arguments are checked here (unknown names, wrong types, a scope
 //! the server does not serve) and read as the command's own flags
 //! ([`crate::cli::args`]: show, list, forget, consolidate and prune take their
-//! flag structs as they are; remember and recall have inputs of their own,
-//! for text, messages and a query in one string); the command then runs as it does from a shell, with
-//! `--json`, on the server's open store, so a tool and its command cannot
-//! drift apart: same filters, same JSON. What the command prints is the
-//! tool's result; its error is the tool's error, with the same message.
+//! flag structs as they are; remember and recall have inputs of their own, for
+//! text, messages and a query in one string). The command then runs as it does
+//! from a shell, with `--json`, on the server's open store, so a tool and its
+//! command cannot drift apart: same filters, same JSON. What the command
+//! prints is the tool's result; its error is the tool's error, with the same
+//! message.
 
 use std::process::ExitCode;
 use std::sync::{Arc, LazyLock};
@@ -31,53 +32,42 @@ use crate::cli::{capture, consolidate, forget, list, prune, recall, show};
 use crate::clock::{self, Timestamp};
 
 /// Remember something: prose, or a conversation.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(default)]
 pub struct RememberInput {
     /// What to remember, as prose (facts are extracted from it unless `raw`).
     /// Give this or `messages`.
-    #[serde(default, alias = "content")]
+    #[serde(alias = "content")]
     pub text: Option<String>,
     /// A conversation to remember: {role, content} messages, oldest first (the
     /// OpenAI shape). Facts are extracted from what the user said unless
     /// `raw`, which keeps every message as one record. Give this or `text`.
-    #[serde(default)]
     pub messages: Option<Vec<ChatMessage>>,
     /// Store as given, one record per text or message, without extraction.
-    #[serde(default)]
     pub raw: bool,
     /// Whose memory this is (records get `user`); the server's user when it
     /// was started with one.
-    #[serde(default)]
     pub user: Option<String>,
     /// The agent that remembers (records get `agent`); the server's agent when
     /// it was started with one.
-    #[serde(default)]
     pub agent: Option<String>,
     /// The conversation this comes from: working memory is kept per session,
     /// and consolidate turns a session's episodes into facts.
-    #[serde(default)]
     pub session: Option<String>,
     /// The tier to write to (raw: episodic unless told).
-    #[serde(default)]
     pub kind: Option<KindArg>,
     /// Who or what the records are about (default: the user, or the person a
     /// sentence names).
-    #[serde(default)]
     pub subject: Option<String>,
     /// How much this matters, 0 to 1.
-    #[serde(default)]
     pub importance: Option<f64>,
     /// Tags for the records.
-    #[serde(default)]
     pub tags: Vec<String>,
     /// Expire after this long (30d, 12h, 2w).
-    #[serde(default)]
     pub ttl: Option<String>,
     /// Plan only: say what would be written, write nothing.
-    #[serde(default)]
     pub dry_run: bool,
     /// Say why each change happens.
-    #[serde(default)]
     pub explain: bool,
 }
 
@@ -91,26 +81,23 @@ pub struct ChatMessage {
 }
 
 /// Find memories.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(default)]
 pub struct RecallInput {
     /// What to look for; leave it out to list by salience and recency.
-    #[serde(default)]
     pub query: Option<String>,
     /// How many results (default 10, or recall.k in the config).
-    #[serde(default, alias = "limit")]
+    #[serde(alias = "limit")]
     pub k: Option<usize>,
     #[serde(flatten)]
     pub filter: FilterArgs,
     /// Retrievers to use (default hybrid: BM25 plus vectors).
-    #[serde(default)]
     pub mode: Option<ModeArg>,
     /// json (default): the results as records; context: a prompt block of
     /// facts, working memory and recent episodes; text: one line per result;
     /// paths: one file path per line.
-    #[serde(default)]
     pub format: Option<Format>,
     /// Show the parts of each score.
-    #[serde(default)]
     pub explain: bool,
 }
 
@@ -206,24 +193,17 @@ pub fn call(
     let result = match name {
         "remember" => parse::<RememberInput>(name, arguments, &["content"])
             .and_then(|input| remember(ctx, scope, input)),
-        "recall" => parse_filtered::<RecallInput>(name, arguments, &["limit"]).and_then(
-            |(mut input, filter)| {
-                input.filter = filter;
-                recall_tool(ctx, scope, input)
-            },
-        ),
+        "recall" => parse_filtered::<RecallInput>(name, arguments, &["limit"])
+            .and_then(|input| recall_tool(ctx, scope, input)),
         "show" => parse::<ShowArgs>(name, arguments, &[]).and_then(|args| {
             scope.check_record(ctx, &args.id)?;
             run(ctx, true, |ctx, _| show::run(ctx, args))
         }),
-        "list" => {
-            parse_filtered::<ListArgs>(name, arguments, &["k"]).and_then(|(mut args, filter)| {
-                args.filter = filter;
-                scope.narrow_filter(&mut args.filter)?;
-                args.limit = Some(args.limit.unwrap_or(LIST_LIMIT));
-                run(ctx, true, |ctx, now| list::run(ctx, args, now))
-            })
-        }
+        "list" => parse_filtered::<ListArgs>(name, arguments, &["k"]).and_then(|mut args| {
+            scope.narrow_filter(&mut args.filter)?;
+            args.limit = Some(args.limit.unwrap_or(LIST_LIMIT));
+            run(ctx, true, |ctx, now| list::run(ctx, args, now))
+        }),
         "forget" => parse::<ForgetArgs>(name, arguments, &[]).and_then(|args| {
             scope.check_record(ctx, &args.id)?;
             run(ctx, true, |ctx, now| forget::run(ctx, args, now))
@@ -354,26 +334,22 @@ fn parse<T: DeserializeOwned + JsonSchema + 'static>(
 }
 
 /// [`parse`] for a tool whose arguments include the filters of recall and
-/// list: those are read on their own, so that an error names the filter
-/// (serde loses the path through a flattened struct).
+/// list (flattened): the filters are read on their own first, so that an error
+/// names the filter (serde loses the path through a flattened struct).
 fn parse_filtered<T: DeserializeOwned + JsonSchema + 'static>(
     tool: &str,
     arguments: JsonObject,
     aliases: &[&str],
-) -> Result<(T, FilterArgs), ToolError> {
+) -> Result<T, ToolError> {
     let filter_schema = input_schema::<FilterArgs>();
-    let is_filter = |key: &str| {
-        filter_schema
-            .get("properties")
-            .and_then(Value::as_object)
-            .is_some_and(|p| p.contains_key(key))
-    };
-    let (filters, rest): (JsonObject, JsonObject) =
-        arguments.into_iter().partition(|(key, _)| is_filter(key));
-    // The rest is checked against the whole schema (unknown names first).
-    let input = parse::<T>(tool, rest, aliases)?;
-    let filter = parse::<FilterArgs>(tool, filters, &[])?;
-    Ok((input, filter))
+    let filter_names = filter_schema.get("properties").and_then(Value::as_object);
+    let filters: JsonObject = arguments
+        .iter()
+        .filter(|(key, _)| filter_names.is_some_and(|p| p.contains_key(*key)))
+        .map(|(key, value)| (key.clone(), value.clone()))
+        .collect();
+    parse::<FilterArgs>(tool, filters, &[])?;
+    parse::<T>(tool, arguments, aliases)
 }
 
 /// Runs a command on the server's store as the shell would with `--json`
