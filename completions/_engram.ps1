@@ -47,7 +47,11 @@ Register-ArgumentCompleter -Native -CommandName 'engram' -ScriptBlock {
             [CompletionResult]::new('prune', 'prune', [CompletionResultType]::ParameterValue, 'Merge duplicates, expire TTLs, archive decayed episodes, evict idle sessions')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check every file and the index; --fix repairs what it can')
             [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Keep the index live while files change (until Ctrl-C)')
-            [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'A record''s past versions, from git')
+            [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'A record''s past versions, from git; a key''s past values (--key)')
+            [CompletionResult]::new('set', 'set', [CompletionResultType]::ParameterValue, 'Set a keyed fact: KEY holds VALUE in this scope (the old value is superseded)')
+            [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Print a keyed fact''s value (exit 1 when it has none in this scope)')
+            [CompletionResult]::new('unset', 'unset', [CompletionResultType]::ParameterValue, 'Remove a keyed fact''s value (it is invalidated, kept in history)')
+            [CompletionResult]::new('outcome', 'outcome', [CompletionResultType]::ParameterValue, 'Count how a procedure''s run went: success or failure (--note keeps why)')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve the vault to agents over the Model Context Protocol (stdio)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -138,7 +142,9 @@ Register-ArgumentCompleter -Native -CommandName 'engram' -ScriptBlock {
             [CompletionResult]::new('--until', '--until', [CompletionResultType]::ParameterName, 'Created at or before TIME')
             [CompletionResult]::new('--as-of', '--as-of', [CompletionResultType]::ParameterName, 'What was valid at TIME (includes values superseded since)')
             [CompletionResult]::new('--mode', '--mode', [CompletionResultType]::ParameterName, 'Retrievers to use (default hybrid: BM25 plus vectors from the built-in embedder or the configured one; `embedder.provider: none` turns vectors off)')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output form (--json is the same as --format json)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output form (--json is the same as --format json, except with --format transcript, which is JSON already)')
+            [CompletionResult]::new('--budget', '--budget', [CompletionResultType]::ParameterName, 'With --format context: keep the block within about N tokens (4 characters each), facts first; the last line says what was left out')
+            [CompletionResult]::new('--last', '--last', [CompletionResultType]::ParameterName, 'With --format transcript: only the last N messages')
             [CompletionResult]::new('--vault', '--vault', [CompletionResultType]::ParameterName, 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)')
             [CompletionResult]::new('--include-superseded', '--include-superseded', [CompletionResultType]::ParameterName, 'Also superseded, invalidated, archived and expired records')
             [CompletionResult]::new('--explain', '--explain', [CompletionResultType]::ParameterName, 'Show the parts of each score')
@@ -271,6 +277,7 @@ Register-ArgumentCompleter -Native -CommandName 'engram' -ScriptBlock {
             [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'Only this user''s memories')
             [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Only this agent''s memories')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Also summarise this session''s turns into one episode and archive them')
+            [CompletionResult]::new('--keep', '--keep', [CompletionResultType]::ParameterName, 'With --session: the most recent turns left as they are (default 2)')
             [CompletionResult]::new('--vault', '--vault', [CompletionResultType]::ParameterName, 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Run even when the thresholds are not met')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print the plan only; write nothing')
@@ -335,9 +342,81 @@ Register-ArgumentCompleter -Native -CommandName 'engram' -ScriptBlock {
             break
         }
         'engram;history' {
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The user whose value this is')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'The agent whose value this is')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session whose value this is')
             [CompletionResult]::new('--vault', '--vault', [CompletionResultType]::ParameterName, 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)')
             [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'Show each version''s diff')
             [CompletionResult]::new('--patch', '--patch', [CompletionResultType]::ParameterName, 'Show each version''s diff')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'Read ID as a key: the values it held in the scope, oldest first (also taken when ID names no record and is a key that was set)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing but results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing but results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
+            [CompletionResult]::new('--commit', '--commit', [CompletionResultType]::ParameterName, 'Commit what this command changes in the vault''s git repository (same as `git: {auto_commit: true}` in the config)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'engram;set' {
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The user whose value this is')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'The agent whose value this is')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session whose value this is')
+            [CompletionResult]::new('--ttl', '--ttl', [CompletionResultType]::ParameterName, 'Expire after this long (30d, 12h, 2w): then `get` has no value')
+            [CompletionResult]::new('--vault', '--vault', [CompletionResultType]::ParameterName, 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing but results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing but results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
+            [CompletionResult]::new('--commit', '--commit', [CompletionResultType]::ParameterName, 'Commit what this command changes in the vault''s git repository (same as `git: {auto_commit: true}` in the config)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'engram;get' {
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The user whose value this is')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'The agent whose value this is')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session whose value this is')
+            [CompletionResult]::new('--as-of', '--as-of', [CompletionResultType]::ParameterName, 'The value the key held at TIME (RFC 3339, a date, or a duration ago like 7d)')
+            [CompletionResult]::new('--vault', '--vault', [CompletionResultType]::ParameterName, 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing but results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing but results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
+            [CompletionResult]::new('--commit', '--commit', [CompletionResultType]::ParameterName, 'Commit what this command changes in the vault''s git repository (same as `git: {auto_commit: true}` in the config)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'engram;unset' {
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The user whose value this is')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'The agent whose value this is')
+            [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'The session whose value this is')
+            [CompletionResult]::new('--vault', '--vault', [CompletionResultType]::ParameterName, 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing but results and errors')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing but results and errors')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say more about what happens (on stderr)')
+            [CompletionResult]::new('--commit', '--commit', [CompletionResultType]::ParameterName, 'Commit what this command changes in the vault''s git repository (same as `git: {auto_commit: true}` in the config)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'engram;outcome' {
+            [CompletionResult]::new('--note', '--note', [CompletionResultType]::ParameterName, 'What happened, kept as an episode linked to the procedure')
+            [CompletionResult]::new('--vault', '--vault', [CompletionResultType]::ParameterName, 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document on stdout')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing but results and errors')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing but results and errors')
@@ -395,7 +474,11 @@ Register-ArgumentCompleter -Native -CommandName 'engram' -ScriptBlock {
             [CompletionResult]::new('prune', 'prune', [CompletionResultType]::ParameterValue, 'Merge duplicates, expire TTLs, archive decayed episodes, evict idle sessions')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check every file and the index; --fix repairs what it can')
             [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Keep the index live while files change (until Ctrl-C)')
-            [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'A record''s past versions, from git')
+            [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'A record''s past versions, from git; a key''s past values (--key)')
+            [CompletionResult]::new('set', 'set', [CompletionResultType]::ParameterValue, 'Set a keyed fact: KEY holds VALUE in this scope (the old value is superseded)')
+            [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Print a keyed fact''s value (exit 1 when it has none in this scope)')
+            [CompletionResult]::new('unset', 'unset', [CompletionResultType]::ParameterValue, 'Remove a keyed fact''s value (it is invalidated, kept in history)')
+            [CompletionResult]::new('outcome', 'outcome', [CompletionResultType]::ParameterValue, 'Count how a procedure''s run went: success or failure (--note keeps why)')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve the vault to agents over the Model Context Protocol (stdio)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -444,6 +527,18 @@ Register-ArgumentCompleter -Native -CommandName 'engram' -ScriptBlock {
             break
         }
         'engram;help;history' {
+            break
+        }
+        'engram;help;set' {
+            break
+        }
+        'engram;help;get' {
+            break
+        }
+        'engram;help;unset' {
+            break
+        }
+        'engram;help;outcome' {
             break
         }
         'engram;help;completions' {

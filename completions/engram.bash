@@ -31,6 +31,9 @@ _engram() {
             engram,forget)
                 cmd="engram__subcmd__forget"
                 ;;
+            engram,get)
+                cmd="engram__subcmd__get"
+                ;;
             engram,help)
                 cmd="engram__subcmd__help"
                 ;;
@@ -45,6 +48,9 @@ _engram() {
                 ;;
             engram,mcp)
                 cmd="engram__subcmd__mcp"
+                ;;
+            engram,outcome)
+                cmd="engram__subcmd__outcome"
                 ;;
             engram,prune)
                 cmd="engram__subcmd__prune"
@@ -61,6 +67,9 @@ _engram() {
             engram,restore)
                 cmd="engram__subcmd__restore"
                 ;;
+            engram,set)
+                cmd="engram__subcmd__set"
+                ;;
             engram,show)
                 cmd="engram__subcmd__show"
                 ;;
@@ -69,6 +78,9 @@ _engram() {
                 ;;
             engram,sync)
                 cmd="engram__subcmd__sync"
+                ;;
+            engram,unset)
+                cmd="engram__subcmd__unset"
                 ;;
             engram,watch)
                 cmd="engram__subcmd__watch"
@@ -88,6 +100,9 @@ _engram() {
             engram__subcmd__help,forget)
                 cmd="engram__subcmd__help__subcmd__forget"
                 ;;
+            engram__subcmd__help,get)
+                cmd="engram__subcmd__help__subcmd__get"
+                ;;
             engram__subcmd__help,help)
                 cmd="engram__subcmd__help__subcmd__help"
                 ;;
@@ -103,6 +118,9 @@ _engram() {
             engram__subcmd__help,mcp)
                 cmd="engram__subcmd__help__subcmd__mcp"
                 ;;
+            engram__subcmd__help,outcome)
+                cmd="engram__subcmd__help__subcmd__outcome"
+                ;;
             engram__subcmd__help,prune)
                 cmd="engram__subcmd__help__subcmd__prune"
                 ;;
@@ -115,6 +133,9 @@ _engram() {
             engram__subcmd__help,restore)
                 cmd="engram__subcmd__help__subcmd__restore"
                 ;;
+            engram__subcmd__help,set)
+                cmd="engram__subcmd__help__subcmd__set"
+                ;;
             engram__subcmd__help,show)
                 cmd="engram__subcmd__help__subcmd__show"
                 ;;
@@ -123,6 +144,9 @@ _engram() {
                 ;;
             engram__subcmd__help,sync)
                 cmd="engram__subcmd__help__subcmd__sync"
+                ;;
+            engram__subcmd__help,unset)
+                cmd="engram__subcmd__help__subcmd__unset"
                 ;;
             engram__subcmd__help,watch)
                 cmd="engram__subcmd__help__subcmd__watch"
@@ -134,7 +158,7 @@ _engram() {
 
     case "${cmd}" in
         engram)
-            opts="-q -v -h -V --vault --json --quiet --verbose --commit --help --version init capture remember recall show forget restore list stats reindex sync consolidate prune doctor watch history completions mcp help"
+            opts="-q -v -h -V --vault --json --quiet --verbose --commit --help --version init capture remember recall show forget restore list stats reindex sync consolidate prune doctor watch history set get unset outcome completions mcp help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -232,7 +256,7 @@ _engram() {
             return 0
             ;;
         engram__subcmd__consolidate)
-            opts="-q -v -h -V --user --agent --session --force --dry-run --vault --json --quiet --verbose --commit --help --version"
+            opts="-q -v -h -V --user --agent --session --keep --force --dry-run --vault --json --quiet --verbose --commit --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -247,6 +271,10 @@ _engram() {
                     return 0
                     ;;
                 --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --keep)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -297,8 +325,42 @@ _engram() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        engram__subcmd__get)
+            opts="-q -v -h -V --user --agent --session --as-of --vault --json --quiet --verbose --commit --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as-of)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --vault)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         engram__subcmd__help)
-            opts="init capture recall show forget restore list stats reindex sync consolidate prune doctor watch history completions mcp help"
+            opts="init capture recall show forget restore list stats reindex sync consolidate prune doctor watch history set get unset outcome completions mcp help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -368,6 +430,20 @@ _engram() {
             return 0
             ;;
         engram__subcmd__help__subcmd__forget)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        engram__subcmd__help__subcmd__get)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -451,6 +527,20 @@ _engram() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        engram__subcmd__help__subcmd__outcome)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         engram__subcmd__help__subcmd__prune)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -507,6 +597,20 @@ _engram() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        engram__subcmd__help__subcmd__set)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         engram__subcmd__help__subcmd__show)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -549,6 +653,20 @@ _engram() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        engram__subcmd__help__subcmd__unset)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         engram__subcmd__help__subcmd__watch)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -564,12 +682,24 @@ _engram() {
             return 0
             ;;
         engram__subcmd__history)
-            opts="-p -q -v -h -V --patch --vault --json --quiet --verbose --commit --help --version"
+            opts="-p -q -v -h -V --patch --key --user --agent --session --vault --json --quiet --verbose --commit --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --vault)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -691,6 +821,28 @@ _engram() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        engram__subcmd__outcome)
+            opts="-q -v -h -V --note --vault --json --quiet --verbose --commit --help --version success failure"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --note)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --vault)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         engram__subcmd__prune)
             opts="-q -v -h -V --user --agent --dry-run --hard --vault --json --quiet --verbose --commit --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -718,7 +870,7 @@ _engram() {
             return 0
             ;;
         engram__subcmd__recall)
-            opts="-k -q -v -h -V --limit --kind --user --agent --session --subject --category --tag --since --until --as-of --include-superseded --mode --format --explain --vault --json --quiet --verbose --commit --help --version"
+            opts="-k -q -v -h -V --limit --kind --user --agent --session --subject --category --tag --since --until --as-of --include-superseded --mode --format --budget --last --explain --vault --json --quiet --verbose --commit --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -777,7 +929,15 @@ _engram() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json context paths" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json context paths transcript" -- "${cur}"))
+                    return 0
+                    ;;
+                --budget)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --last)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --vault)
@@ -817,6 +977,40 @@ _engram() {
             fi
             case "${prev}" in
                 --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --vault)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        engram__subcmd__set)
+            opts="-q -v -h -V --user --agent --session --ttl --vault --json --quiet --verbose --commit --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ttl)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -874,6 +1068,36 @@ _engram() {
                 return 0
             fi
             case "${prev}" in
+                --vault)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        engram__subcmd__unset)
+            opts="-q -v -h -V --user --agent --session --vault --json --quiet --verbose --commit --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --agent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --session)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --vault)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -44,7 +44,11 @@ set edit:completion:arg-completer[engram] = {|@words|
             cand prune 'Merge duplicates, expire TTLs, archive decayed episodes, evict idle sessions'
             cand doctor 'Check every file and the index; --fix repairs what it can'
             cand watch 'Keep the index live while files change (until Ctrl-C)'
-            cand history 'A record''s past versions, from git'
+            cand history 'A record''s past versions, from git; a key''s past values (--key)'
+            cand set 'Set a keyed fact: KEY holds VALUE in this scope (the old value is superseded)'
+            cand get 'Print a keyed fact''s value (exit 1 when it has none in this scope)'
+            cand unset 'Remove a keyed fact''s value (it is invalidated, kept in history)'
+            cand outcome 'Count how a procedure''s run went: success or failure (--note keeps why)'
             cand completions 'Print a shell completion script'
             cand mcp 'Serve the vault to agents over the Model Context Protocol (stdio)'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -131,7 +135,9 @@ set edit:completion:arg-completer[engram] = {|@words|
             cand --until 'Created at or before TIME'
             cand --as-of 'What was valid at TIME (includes values superseded since)'
             cand --mode 'Retrievers to use (default hybrid: BM25 plus vectors from the built-in embedder or the configured one; `embedder.provider: none` turns vectors off)'
-            cand --format 'Output form (--json is the same as --format json)'
+            cand --format 'Output form (--json is the same as --format json, except with --format transcript, which is JSON already)'
+            cand --budget 'With --format context: keep the block within about N tokens (4 characters each), facts first; the last line says what was left out'
+            cand --last 'With --format transcript: only the last N messages'
             cand --vault 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)'
             cand --include-superseded 'Also superseded, invalidated, archived and expired records'
             cand --explain 'Show the parts of each score'
@@ -256,6 +262,7 @@ set edit:completion:arg-completer[engram] = {|@words|
             cand --user 'Only this user''s memories'
             cand --agent 'Only this agent''s memories'
             cand --session 'Also summarise this session''s turns into one episode and archive them'
+            cand --keep 'With --session: the most recent turns left as they are (default 2)'
             cand --vault 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)'
             cand --force 'Run even when the thresholds are not met'
             cand --dry-run 'Print the plan only; write nothing'
@@ -316,9 +323,77 @@ set edit:completion:arg-completer[engram] = {|@words|
             cand --version 'Print version'
         }
         &'engram;history'= {
+            cand --user 'The user whose value this is'
+            cand --agent 'The agent whose value this is'
+            cand --session 'The session whose value this is'
             cand --vault 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)'
             cand -p 'Show each version''s diff'
             cand --patch 'Show each version''s diff'
+            cand --key 'Read ID as a key: the values it held in the scope, oldest first (also taken when ID names no record and is a key that was set)'
+            cand --json 'Print one JSON document on stdout'
+            cand -q 'Print nothing but results and errors'
+            cand --quiet 'Print nothing but results and errors'
+            cand -v 'Say more about what happens (on stderr)'
+            cand --verbose 'Say more about what happens (on stderr)'
+            cand --commit 'Commit what this command changes in the vault''s git repository (same as `git: {auto_commit: true}` in the config)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'engram;set'= {
+            cand --user 'The user whose value this is'
+            cand --agent 'The agent whose value this is'
+            cand --session 'The session whose value this is'
+            cand --ttl 'Expire after this long (30d, 12h, 2w): then `get` has no value'
+            cand --vault 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)'
+            cand --json 'Print one JSON document on stdout'
+            cand -q 'Print nothing but results and errors'
+            cand --quiet 'Print nothing but results and errors'
+            cand -v 'Say more about what happens (on stderr)'
+            cand --verbose 'Say more about what happens (on stderr)'
+            cand --commit 'Commit what this command changes in the vault''s git repository (same as `git: {auto_commit: true}` in the config)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'engram;get'= {
+            cand --user 'The user whose value this is'
+            cand --agent 'The agent whose value this is'
+            cand --session 'The session whose value this is'
+            cand --as-of 'The value the key held at TIME (RFC 3339, a date, or a duration ago like 7d)'
+            cand --vault 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)'
+            cand --json 'Print one JSON document on stdout'
+            cand -q 'Print nothing but results and errors'
+            cand --quiet 'Print nothing but results and errors'
+            cand -v 'Say more about what happens (on stderr)'
+            cand --verbose 'Say more about what happens (on stderr)'
+            cand --commit 'Commit what this command changes in the vault''s git repository (same as `git: {auto_commit: true}` in the config)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'engram;unset'= {
+            cand --user 'The user whose value this is'
+            cand --agent 'The agent whose value this is'
+            cand --session 'The session whose value this is'
+            cand --vault 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)'
+            cand --json 'Print one JSON document on stdout'
+            cand -q 'Print nothing but results and errors'
+            cand --quiet 'Print nothing but results and errors'
+            cand -v 'Say more about what happens (on stderr)'
+            cand --verbose 'Say more about what happens (on stderr)'
+            cand --commit 'Commit what this command changes in the vault''s git repository (same as `git: {auto_commit: true}` in the config)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'engram;outcome'= {
+            cand --note 'What happened, kept as an episode linked to the procedure'
+            cand --vault 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)'
             cand --json 'Print one JSON document on stdout'
             cand -q 'Print nothing but results and errors'
             cand --quiet 'Print nothing but results and errors'
@@ -373,7 +448,11 @@ set edit:completion:arg-completer[engram] = {|@words|
             cand prune 'Merge duplicates, expire TTLs, archive decayed episodes, evict idle sessions'
             cand doctor 'Check every file and the index; --fix repairs what it can'
             cand watch 'Keep the index live while files change (until Ctrl-C)'
-            cand history 'A record''s past versions, from git'
+            cand history 'A record''s past versions, from git; a key''s past values (--key)'
+            cand set 'Set a keyed fact: KEY holds VALUE in this scope (the old value is superseded)'
+            cand get 'Print a keyed fact''s value (exit 1 when it has none in this scope)'
+            cand unset 'Remove a keyed fact''s value (it is invalidated, kept in history)'
+            cand outcome 'Count how a procedure''s run went: success or failure (--note keeps why)'
             cand completions 'Print a shell completion script'
             cand mcp 'Serve the vault to agents over the Model Context Protocol (stdio)'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -407,6 +486,14 @@ set edit:completion:arg-completer[engram] = {|@words|
         &'engram;help;watch'= {
         }
         &'engram;help;history'= {
+        }
+        &'engram;help;set'= {
+        }
+        &'engram;help;get'= {
+        }
+        &'engram;help;unset'= {
+        }
+        &'engram;help;outcome'= {
         }
         &'engram;help;completions'= {
         }

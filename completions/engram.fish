@@ -46,7 +46,11 @@ complete -c engram -n "__fish_engram_needs_command" -f -a "consolidate" -d 'Turn
 complete -c engram -n "__fish_engram_needs_command" -f -a "prune" -d 'Merge duplicates, expire TTLs, archive decayed episodes, evict idle sessions'
 complete -c engram -n "__fish_engram_needs_command" -f -a "doctor" -d 'Check every file and the index; --fix repairs what it can'
 complete -c engram -n "__fish_engram_needs_command" -f -a "watch" -d 'Keep the index live while files change (until Ctrl-C)'
-complete -c engram -n "__fish_engram_needs_command" -f -a "history" -d 'A record\'s past versions, from git'
+complete -c engram -n "__fish_engram_needs_command" -f -a "history" -d 'A record\'s past versions, from git; a key\'s past values (--key)'
+complete -c engram -n "__fish_engram_needs_command" -f -a "set" -d 'Set a keyed fact: KEY holds VALUE in this scope (the old value is superseded)'
+complete -c engram -n "__fish_engram_needs_command" -f -a "get" -d 'Print a keyed fact\'s value (exit 1 when it has none in this scope)'
+complete -c engram -n "__fish_engram_needs_command" -f -a "unset" -d 'Remove a keyed fact\'s value (it is invalidated, kept in history)'
+complete -c engram -n "__fish_engram_needs_command" -f -a "outcome" -d 'Count how a procedure\'s run went: success or failure (--note keeps why)'
 complete -c engram -n "__fish_engram_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c engram -n "__fish_engram_needs_command" -f -a "mcp" -d 'Serve the vault to agents over the Model Context Protocol (stdio)'
 complete -c engram -n "__fish_engram_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -127,10 +131,13 @@ complete -c engram -n "__fish_engram_using_subcommand recall" -l as-of -d 'What 
 complete -c engram -n "__fish_engram_using_subcommand recall" -l mode -d 'Retrievers to use (default hybrid: BM25 plus vectors from the built-in embedder or the configured one; `embedder.provider: none` turns vectors off)' -r -f -a "hybrid\t''
 bm25\t''
 vector\t''"
-complete -c engram -n "__fish_engram_using_subcommand recall" -l format -d 'Output form (--json is the same as --format json)' -r -f -a "text\t''
+complete -c engram -n "__fish_engram_using_subcommand recall" -l format -d 'Output form (--json is the same as --format json, except with --format transcript, which is JSON already)' -r -f -a "text\t''
 json\t''
 context\t'A prompt block: facts, then working memory, then recent episodes'
-paths\t'One absolute file path per line'"
+paths\t'One absolute file path per line'
+transcript\t'A session\'s messages, oldest first, as a JSON array of {role, content} (needs --session)'"
+complete -c engram -n "__fish_engram_using_subcommand recall" -l budget -d 'With --format context: keep the block within about N tokens (4 characters each), facts first; the last line says what was left out' -r
+complete -c engram -n "__fish_engram_using_subcommand recall" -l last -d 'With --format transcript: only the last N messages' -r
 complete -c engram -n "__fish_engram_using_subcommand recall" -l vault -d 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)' -r -F
 complete -c engram -n "__fish_engram_using_subcommand recall" -l include-superseded -d 'Also superseded, invalidated, archived and expired records'
 complete -c engram -n "__fish_engram_using_subcommand recall" -l explain -d 'Show the parts of each score'
@@ -209,6 +216,7 @@ complete -c engram -n "__fish_engram_using_subcommand sync" -s V -l version -d '
 complete -c engram -n "__fish_engram_using_subcommand consolidate" -l user -d 'Only this user\'s memories' -r
 complete -c engram -n "__fish_engram_using_subcommand consolidate" -l agent -d 'Only this agent\'s memories' -r
 complete -c engram -n "__fish_engram_using_subcommand consolidate" -l session -d 'Also summarise this session\'s turns into one episode and archive them' -r
+complete -c engram -n "__fish_engram_using_subcommand consolidate" -l keep -d 'With --session: the most recent turns left as they are (default 2)' -r
 complete -c engram -n "__fish_engram_using_subcommand consolidate" -l vault -d 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)' -r -F
 complete -c engram -n "__fish_engram_using_subcommand consolidate" -l force -d 'Run even when the thresholds are not met'
 complete -c engram -n "__fish_engram_using_subcommand consolidate" -l dry-run -d 'Print the plan only; write nothing'
@@ -245,14 +253,58 @@ complete -c engram -n "__fish_engram_using_subcommand watch" -s v -l verbose -d 
 complete -c engram -n "__fish_engram_using_subcommand watch" -l commit -d 'Commit what this command changes in the vault\'s git repository (same as `git: {auto_commit: true}` in the config)'
 complete -c engram -n "__fish_engram_using_subcommand watch" -s h -l help -d 'Print help'
 complete -c engram -n "__fish_engram_using_subcommand watch" -s V -l version -d 'Print version'
+complete -c engram -n "__fish_engram_using_subcommand history" -l user -d 'The user whose value this is' -r
+complete -c engram -n "__fish_engram_using_subcommand history" -l agent -d 'The agent whose value this is' -r
+complete -c engram -n "__fish_engram_using_subcommand history" -l session -d 'The session whose value this is' -r
 complete -c engram -n "__fish_engram_using_subcommand history" -l vault -d 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)' -r -F
 complete -c engram -n "__fish_engram_using_subcommand history" -s p -l patch -d 'Show each version\'s diff'
+complete -c engram -n "__fish_engram_using_subcommand history" -l key -d 'Read ID as a key: the values it held in the scope, oldest first (also taken when ID names no record and is a key that was set)'
 complete -c engram -n "__fish_engram_using_subcommand history" -l json -d 'Print one JSON document on stdout'
 complete -c engram -n "__fish_engram_using_subcommand history" -s q -l quiet -d 'Print nothing but results and errors'
 complete -c engram -n "__fish_engram_using_subcommand history" -s v -l verbose -d 'Say more about what happens (on stderr)'
 complete -c engram -n "__fish_engram_using_subcommand history" -l commit -d 'Commit what this command changes in the vault\'s git repository (same as `git: {auto_commit: true}` in the config)'
 complete -c engram -n "__fish_engram_using_subcommand history" -s h -l help -d 'Print help'
 complete -c engram -n "__fish_engram_using_subcommand history" -s V -l version -d 'Print version'
+complete -c engram -n "__fish_engram_using_subcommand set" -l user -d 'The user whose value this is' -r
+complete -c engram -n "__fish_engram_using_subcommand set" -l agent -d 'The agent whose value this is' -r
+complete -c engram -n "__fish_engram_using_subcommand set" -l session -d 'The session whose value this is' -r
+complete -c engram -n "__fish_engram_using_subcommand set" -l ttl -d 'Expire after this long (30d, 12h, 2w): then `get` has no value' -r
+complete -c engram -n "__fish_engram_using_subcommand set" -l vault -d 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)' -r -F
+complete -c engram -n "__fish_engram_using_subcommand set" -l json -d 'Print one JSON document on stdout'
+complete -c engram -n "__fish_engram_using_subcommand set" -s q -l quiet -d 'Print nothing but results and errors'
+complete -c engram -n "__fish_engram_using_subcommand set" -s v -l verbose -d 'Say more about what happens (on stderr)'
+complete -c engram -n "__fish_engram_using_subcommand set" -l commit -d 'Commit what this command changes in the vault\'s git repository (same as `git: {auto_commit: true}` in the config)'
+complete -c engram -n "__fish_engram_using_subcommand set" -s h -l help -d 'Print help'
+complete -c engram -n "__fish_engram_using_subcommand set" -s V -l version -d 'Print version'
+complete -c engram -n "__fish_engram_using_subcommand get" -l user -d 'The user whose value this is' -r
+complete -c engram -n "__fish_engram_using_subcommand get" -l agent -d 'The agent whose value this is' -r
+complete -c engram -n "__fish_engram_using_subcommand get" -l session -d 'The session whose value this is' -r
+complete -c engram -n "__fish_engram_using_subcommand get" -l as-of -d 'The value the key held at TIME (RFC 3339, a date, or a duration ago like 7d)' -r
+complete -c engram -n "__fish_engram_using_subcommand get" -l vault -d 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)' -r -F
+complete -c engram -n "__fish_engram_using_subcommand get" -l json -d 'Print one JSON document on stdout'
+complete -c engram -n "__fish_engram_using_subcommand get" -s q -l quiet -d 'Print nothing but results and errors'
+complete -c engram -n "__fish_engram_using_subcommand get" -s v -l verbose -d 'Say more about what happens (on stderr)'
+complete -c engram -n "__fish_engram_using_subcommand get" -l commit -d 'Commit what this command changes in the vault\'s git repository (same as `git: {auto_commit: true}` in the config)'
+complete -c engram -n "__fish_engram_using_subcommand get" -s h -l help -d 'Print help'
+complete -c engram -n "__fish_engram_using_subcommand get" -s V -l version -d 'Print version'
+complete -c engram -n "__fish_engram_using_subcommand unset" -l user -d 'The user whose value this is' -r
+complete -c engram -n "__fish_engram_using_subcommand unset" -l agent -d 'The agent whose value this is' -r
+complete -c engram -n "__fish_engram_using_subcommand unset" -l session -d 'The session whose value this is' -r
+complete -c engram -n "__fish_engram_using_subcommand unset" -l vault -d 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)' -r -F
+complete -c engram -n "__fish_engram_using_subcommand unset" -l json -d 'Print one JSON document on stdout'
+complete -c engram -n "__fish_engram_using_subcommand unset" -s q -l quiet -d 'Print nothing but results and errors'
+complete -c engram -n "__fish_engram_using_subcommand unset" -s v -l verbose -d 'Say more about what happens (on stderr)'
+complete -c engram -n "__fish_engram_using_subcommand unset" -l commit -d 'Commit what this command changes in the vault\'s git repository (same as `git: {auto_commit: true}` in the config)'
+complete -c engram -n "__fish_engram_using_subcommand unset" -s h -l help -d 'Print help'
+complete -c engram -n "__fish_engram_using_subcommand unset" -s V -l version -d 'Print version'
+complete -c engram -n "__fish_engram_using_subcommand outcome" -l note -d 'What happened, kept as an episode linked to the procedure' -r
+complete -c engram -n "__fish_engram_using_subcommand outcome" -l vault -d 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)' -r -F
+complete -c engram -n "__fish_engram_using_subcommand outcome" -l json -d 'Print one JSON document on stdout'
+complete -c engram -n "__fish_engram_using_subcommand outcome" -s q -l quiet -d 'Print nothing but results and errors'
+complete -c engram -n "__fish_engram_using_subcommand outcome" -s v -l verbose -d 'Say more about what happens (on stderr)'
+complete -c engram -n "__fish_engram_using_subcommand outcome" -l commit -d 'Commit what this command changes in the vault\'s git repository (same as `git: {auto_commit: true}` in the config)'
+complete -c engram -n "__fish_engram_using_subcommand outcome" -s h -l help -d 'Print help'
+complete -c engram -n "__fish_engram_using_subcommand outcome" -s V -l version -d 'Print version'
 complete -c engram -n "__fish_engram_using_subcommand completions" -l vault -d 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)' -r -F
 complete -c engram -n "__fish_engram_using_subcommand completions" -l json -d 'Print one JSON document on stdout'
 complete -c engram -n "__fish_engram_using_subcommand completions" -s q -l quiet -d 'Print nothing but results and errors'
@@ -269,21 +321,25 @@ complete -c engram -n "__fish_engram_using_subcommand mcp" -s v -l verbose -d 'S
 complete -c engram -n "__fish_engram_using_subcommand mcp" -l commit -d 'Commit what this command changes in the vault\'s git repository (same as `git: {auto_commit: true}` in the config)'
 complete -c engram -n "__fish_engram_using_subcommand mcp" -s h -l help -d 'Print help'
 complete -c engram -n "__fish_engram_using_subcommand mcp" -s V -l version -d 'Print version'
-complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget restore list stats reindex sync consolidate prune doctor watch history completions mcp help" -f -a "init" -d 'Create a vault (config, .gitignore; --git also runs git init)'
-complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget restore list stats reindex sync consolidate prune doctor watch history completions mcp help" -f -a "capture" -d 'Remember something: TEXT, --file or standard input'
-complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget restore list stats reindex sync consolidate prune doctor watch history completions mcp help" -f -a "recall" -d 'Find memories: hybrid search, filtered and ranked'
-complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget restore list stats reindex sync consolidate prune doctor watch history completions mcp help" -f -a "show" -d 'Print one record'
-complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget restore list stats reindex sync consolidate prune doctor watch history completions mcp help" -f -a "forget" -d 'Invalidate a record and its copies in other tiers (--hard deletes their files)'
-complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget restore list stats reindex sync consolidate prune doctor watch history completions mcp help" -f -a "restore" -d 'Bring an ended record (superseded, invalidated, archived) back'
-complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget restore list stats reindex sync consolidate prune doctor watch history completions mcp help" -f -a "list" -d 'List records by filter, newest first'
-complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget restore list stats reindex sync consolidate prune doctor watch history completions mcp help" -f -a "stats" -d 'Counts per kind and status, and index health'
-complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget restore list stats reindex sync consolidate prune doctor watch history completions mcp help" -f -a "reindex" -d 'Rebuild the index and vectors from the files'
-complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget restore list stats reindex sync consolidate prune doctor watch history completions mcp help" -f -a "sync" -d 'Pick up files added, edited, renamed or deleted outside engram'
-complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget restore list stats reindex sync consolidate prune doctor watch history completions mcp help" -f -a "consolidate" -d 'Turn episodes into facts; summarise a session (--session)'
-complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget restore list stats reindex sync consolidate prune doctor watch history completions mcp help" -f -a "prune" -d 'Merge duplicates, expire TTLs, archive decayed episodes, evict idle sessions'
-complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget restore list stats reindex sync consolidate prune doctor watch history completions mcp help" -f -a "doctor" -d 'Check every file and the index; --fix repairs what it can'
-complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget restore list stats reindex sync consolidate prune doctor watch history completions mcp help" -f -a "watch" -d 'Keep the index live while files change (until Ctrl-C)'
-complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget restore list stats reindex sync consolidate prune doctor watch history completions mcp help" -f -a "history" -d 'A record\'s past versions, from git'
-complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget restore list stats reindex sync consolidate prune doctor watch history completions mcp help" -f -a "completions" -d 'Print a shell completion script'
-complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget restore list stats reindex sync consolidate prune doctor watch history completions mcp help" -f -a "mcp" -d 'Serve the vault to agents over the Model Context Protocol (stdio)'
-complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget restore list stats reindex sync consolidate prune doctor watch history completions mcp help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget restore list stats reindex sync consolidate prune doctor watch history set get unset outcome completions mcp help" -f -a "init" -d 'Create a vault (config, .gitignore; --git also runs git init)'
+complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget restore list stats reindex sync consolidate prune doctor watch history set get unset outcome completions mcp help" -f -a "capture" -d 'Remember something: TEXT, --file or standard input'
+complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget restore list stats reindex sync consolidate prune doctor watch history set get unset outcome completions mcp help" -f -a "recall" -d 'Find memories: hybrid search, filtered and ranked'
+complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget restore list stats reindex sync consolidate prune doctor watch history set get unset outcome completions mcp help" -f -a "show" -d 'Print one record'
+complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget restore list stats reindex sync consolidate prune doctor watch history set get unset outcome completions mcp help" -f -a "forget" -d 'Invalidate a record and its copies in other tiers (--hard deletes their files)'
+complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget restore list stats reindex sync consolidate prune doctor watch history set get unset outcome completions mcp help" -f -a "restore" -d 'Bring an ended record (superseded, invalidated, archived) back'
+complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget restore list stats reindex sync consolidate prune doctor watch history set get unset outcome completions mcp help" -f -a "list" -d 'List records by filter, newest first'
+complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget restore list stats reindex sync consolidate prune doctor watch history set get unset outcome completions mcp help" -f -a "stats" -d 'Counts per kind and status, and index health'
+complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget restore list stats reindex sync consolidate prune doctor watch history set get unset outcome completions mcp help" -f -a "reindex" -d 'Rebuild the index and vectors from the files'
+complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget restore list stats reindex sync consolidate prune doctor watch history set get unset outcome completions mcp help" -f -a "sync" -d 'Pick up files added, edited, renamed or deleted outside engram'
+complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget restore list stats reindex sync consolidate prune doctor watch history set get unset outcome completions mcp help" -f -a "consolidate" -d 'Turn episodes into facts; summarise a session (--session)'
+complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget restore list stats reindex sync consolidate prune doctor watch history set get unset outcome completions mcp help" -f -a "prune" -d 'Merge duplicates, expire TTLs, archive decayed episodes, evict idle sessions'
+complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget restore list stats reindex sync consolidate prune doctor watch history set get unset outcome completions mcp help" -f -a "doctor" -d 'Check every file and the index; --fix repairs what it can'
+complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget restore list stats reindex sync consolidate prune doctor watch history set get unset outcome completions mcp help" -f -a "watch" -d 'Keep the index live while files change (until Ctrl-C)'
+complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget restore list stats reindex sync consolidate prune doctor watch history set get unset outcome completions mcp help" -f -a "history" -d 'A record\'s past versions, from git; a key\'s past values (--key)'
+complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget restore list stats reindex sync consolidate prune doctor watch history set get unset outcome completions mcp help" -f -a "set" -d 'Set a keyed fact: KEY holds VALUE in this scope (the old value is superseded)'
+complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget restore list stats reindex sync consolidate prune doctor watch history set get unset outcome completions mcp help" -f -a "get" -d 'Print a keyed fact\'s value (exit 1 when it has none in this scope)'
+complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget restore list stats reindex sync consolidate prune doctor watch history set get unset outcome completions mcp help" -f -a "unset" -d 'Remove a keyed fact\'s value (it is invalidated, kept in history)'
+complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget restore list stats reindex sync consolidate prune doctor watch history set get unset outcome completions mcp help" -f -a "outcome" -d 'Count how a procedure\'s run went: success or failure (--note keeps why)'
+complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget restore list stats reindex sync consolidate prune doctor watch history set get unset outcome completions mcp help" -f -a "completions" -d 'Print a shell completion script'
+complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget restore list stats reindex sync consolidate prune doctor watch history set get unset outcome completions mcp help" -f -a "mcp" -d 'Serve the vault to agents over the Model Context Protocol (stdio)'
+complete -c engram -n "__fish_engram_using_subcommand help; and not __fish_seen_subcommand_from init capture recall show forget restore list stats reindex sync consolidate prune doctor watch history set get unset outcome completions mcp help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

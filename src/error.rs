@@ -49,6 +49,11 @@ pub enum Error {
     #[error("no record with id or path '{0}'; `engram list` shows the ids")]
     NotFound(String),
 
+    /// What was asked for has no current value (a key never set, unset or
+    /// expired); the message says which.
+    #[error("{0}")]
+    Missing(String),
+
     /// More than one record matches an id prefix, a short id or a note name.
     #[error("'{prefix}' matches several records: {candidates}; give more of the id, or the path")]
     Ambiguous { prefix: String, candidates: String },

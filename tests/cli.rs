@@ -7,6 +7,8 @@ mod embed_server;
 #[path = "cli/support.rs"]
 mod support;
 
+#[path = "cli/agent_memory.rs"]
+mod agent_memory;
 #[path = "cli/capture.rs"]
 mod capture;
 #[path = "cli/concurrency.rs"]

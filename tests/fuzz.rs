@@ -602,14 +602,14 @@ fn chat_seeds() -> Vec<String> {
 /// Accepted chat input gives trimmed, non-empty items from the user and the
 /// assistant, the assistant's cut to its share.
 fn check_chat(input: &str) -> Verdict {
-    let Ok(items) = capture::parse_chat(input, ASSISTANT_CHARS) else {
+    let Ok(items) = capture::parse_chat(input, Some(ASSISTANT_CHARS)) else {
         return Ok(false);
     };
     if items.is_empty() {
         return Err(broken("accepted with no items", ""));
     }
     for item in &items {
-        let role = item.meta.get("role").map(String::as_str);
+        let role = item.role.as_deref();
         if !matches!(role, Some("user" | "assistant")) {
             return Err(broken(
                 format!("an item from role {role:?}"),

@@ -74,8 +74,16 @@ pub enum Command {
     Doctor(DoctorArgs),
     /// Keep the index live while files change (until Ctrl-C).
     Watch(WatchArgs),
-    /// A record's past versions, from git.
+    /// A record's past versions, from git; a key's past values (--key).
     History(HistoryArgs),
+    /// Set a keyed fact: KEY holds VALUE in this scope (the old value is superseded).
+    Set(SetArgs),
+    /// Print a keyed fact's value (exit 1 when it has none in this scope).
+    Get(GetArgs),
+    /// Remove a keyed fact's value (it is invalidated, kept in history).
+    Unset(UnsetArgs),
+    /// Count how a procedure's run went: success or failure (--note keeps why).
+    Outcome(OutcomeArgs),
     /// Print a shell completion script.
     Completions(CompletionsArgs),
     /// Serve the vault to agents over the Model Context Protocol (stdio).
@@ -172,6 +180,7 @@ impl FilterArgs {
             unconsolidated: false,
             exact_scope: false,
             attribute: None,
+            key: None,
             since: time("--since", &self.since)?,
             until: time("--until", &self.until)?,
             validity,
@@ -260,6 +269,9 @@ pub enum Format {
     Context,
     /// One absolute file path per line.
     Paths,
+    /// A session's messages, oldest first, as a JSON array of {role, content}
+    /// (needs --session).
+    Transcript,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq, Deserialize, JsonSchema)]
@@ -284,9 +296,17 @@ pub struct RecallArgs {
     /// off).
     #[arg(long, value_enum)]
     pub mode: Option<ModeArg>,
-    /// Output form (--json is the same as --format json).
+    /// Output form (--json is the same as --format json, except with
+    /// --format transcript, which is JSON already).
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+    /// With --format context: keep the block within about N tokens (4
+    /// characters each), facts first; the last line says what was left out.
+    #[arg(long, value_name = "N")]
+    pub budget: Option<usize>,
+    /// With --format transcript: only the last N messages.
+    #[arg(long, value_name = "N")]
+    pub last: Option<usize>,
     /// Show the parts of each score.
     #[arg(long)]
     pub explain: bool,
@@ -351,6 +371,9 @@ pub struct ConsolidateArgs {
     /// Also summarise this session's turns into one episode and archive them.
     #[arg(long)]
     pub session: Option<String>,
+    /// With --session: the most recent turns left as they are (default 2).
+    #[arg(long, value_name = "N", requires = "session")]
+    pub keep: Option<usize>,
     /// Run even when the thresholds are not met.
     #[arg(long)]
     pub force: bool,
@@ -401,6 +424,91 @@ pub struct HistoryArgs {
     /// Show each version's diff.
     #[arg(short, long)]
     pub patch: bool,
+    /// Read ID as a key: the values it held in the scope, oldest first (also
+    /// taken when ID names no record and is a key that was set).
+    #[arg(long)]
+    pub key: bool,
+    #[command(flatten)]
+    pub scope: KeyScopeArgs,
+}
+
+/// The exact scope of a keyed fact: an absent flag means none, not any.
+#[derive(Debug, Clone, Args, Default, Deserialize, JsonSchema)]
+#[serde(default)]
+pub struct KeyScopeArgs {
+    /// The user whose value this is.
+    #[arg(long, value_name = "NAME")]
+    pub user: Option<String>,
+    /// The agent whose value this is.
+    #[arg(long, value_name = "NAME")]
+    pub agent: Option<String>,
+    /// The session whose value this is.
+    #[arg(long, value_name = "ID")]
+    pub session: Option<String>,
+}
+
+#[derive(Debug, Args, Deserialize, JsonSchema)]
+pub struct SetArgs {
+    /// The key: letters, digits and . _ - / (deploy.last_sha, ci/build-number).
+    #[arg(value_name = "KEY")]
+    pub key: String,
+    /// The value (else standard input).
+    #[arg(value_name = "VALUE")]
+    #[schemars(required)]
+    pub value: Option<String>,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub scope: KeyScopeArgs,
+    /// Expire after this long (30d, 12h, 2w): then `get` has no value.
+    #[arg(long, value_name = "DURATION")]
+    #[serde(default)]
+    pub ttl: Option<String>,
+}
+
+#[derive(Debug, Args, Deserialize, JsonSchema)]
+pub struct GetArgs {
+    /// The key.
+    #[arg(value_name = "KEY")]
+    pub key: String,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub scope: KeyScopeArgs,
+    /// The value the key held at TIME (RFC 3339, a date, or a duration ago like 7d).
+    #[arg(long, value_name = "TIME")]
+    #[serde(default)]
+    pub as_of: Option<String>,
+}
+
+#[derive(Debug, Args, Deserialize, JsonSchema)]
+pub struct UnsetArgs {
+    /// The key.
+    #[arg(value_name = "KEY")]
+    pub key: String,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub scope: KeyScopeArgs,
+}
+
+/// How a run went.
+#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum RunResult {
+    Success,
+    Failure,
+}
+
+#[derive(Debug, Args, Deserialize, JsonSchema)]
+pub struct OutcomeArgs {
+    /// The procedure: its id, short id, a unique prefix, a path or a wikilink.
+    #[arg(value_name = "ID")]
+    pub id: String,
+    /// success or failure.
+    #[arg(value_enum, value_name = "RESULT")]
+    pub result: RunResult,
+    /// What happened, kept as an episode linked to the procedure.
+    #[arg(long, value_name = "TEXT")]
+    #[serde(default)]
+    pub note: Option<String>,
 }
 
 #[derive(Debug, Args)]

@@ -20,7 +20,8 @@ pub fn run(ctx: &Context, args: CaptureArgs, now: Timestamp) -> anyhow::Result<E
     }
     let items = match args.input {
         InputFormat::Jsonl => capture::parse_jsonl(&input)?,
-        InputFormat::Chat => capture::parse_chat(&input, args.assistant_chars)?,
+        // A transcript: every message whole, with its role.
+        InputFormat::Chat => capture::parse_chat(&input, None)?,
         InputFormat::Text => {
             if input.trim().is_empty() {
                 return Err(Error::Input("nothing to capture: the input is empty".into()).into());
@@ -278,9 +279,9 @@ fn run_extracting(
         InputFormat::Text => vec![input.to_string()],
         // The rules read what the user said; the assistant's words (cut to
         // --assistant-chars) are context for a model, not facts about the user.
-        InputFormat::Chat => capture::parse_chat(input, args.assistant_chars)?
+        InputFormat::Chat => capture::parse_chat(input, Some(args.assistant_chars))?
             .into_iter()
-            .filter(|i| i.meta.get("role").is_some_and(|r| r == "user"))
+            .filter(|i| i.role.as_deref() == Some("user"))
             .map(|i| i.content)
             .collect(),
         InputFormat::Jsonl => {

@@ -45,6 +45,7 @@ pub fn run(ctx: &Context, args: ConsolidateArgs, now: Timestamp) -> anyhow::Resu
     let options = consolidate::Options {
         scope,
         session: args.session.clone(),
+        keep: args.keep.unwrap_or(consolidate::DEFAULT_KEEP),
         dry_run: args.dry_run,
         min_pending: if forced { 0 } else { min },
     };

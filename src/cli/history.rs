@@ -1,5 +1,7 @@
 //! `engram history ID [-p]`: the commits that touched a record's file, newest
-//! first, following renames.
+//! first, following renames. `engram history --key KEY [scope]`: the values a
+//! key held, oldest first, from the records themselves (no git needed); a
+//! KEY that names no record is read this way without `--key`.
 
 use std::process::ExitCode;
 
@@ -7,14 +9,29 @@ use serde_json::json;
 
 use crate::cli::args::HistoryArgs;
 use crate::cli::context::Context;
+use crate::cli::output::one_line;
+use crate::clock::{Timestamp, format_time};
 use crate::error::Error;
+use crate::memory::keyed::{self, KeyScope};
 use crate::storage::git::Repo;
 use crate::storage::naming::RecordRef;
+use crate::storage::store::Store;
 
 pub fn run(ctx: &Context, args: HistoryArgs) -> anyhow::Result<ExitCode> {
     let store = ctx.open_synced()?;
+    let scope = args.scope.to_scope();
+    if args.key {
+        keyed::check_key(&args.id)?;
+        return key_history(ctx, &store, &args.id, &scope);
+    }
     let rel = match store.resolve(&args.id) {
         Ok(doc) => doc.path,
+        Err(Error::NotFound(_))
+            if keyed::check_key(&args.id).is_ok()
+                && !keyed::history(&store, &args.id, &scope)?.is_empty() =>
+        {
+            return key_history(ctx, &store, &args.id, &scope);
+        }
         // A deleted record is no longer indexed: its path (or wikilink) still
         // has a history, if it stays inside the vault.
         Err(Error::NotFound(e)) => RecordRef::parse(&args.id)?
@@ -50,6 +67,59 @@ pub fn run(ctx: &Context, args: HistoryArgs) -> anyhow::Result<ExitCode> {
             text.push_str(patch);
             text.push_str("\n\n");
         }
+    }
+    ctx.out.print(&text);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The values `key` held in the scope, oldest first: when each was set, until
+/// when it held, and how it ended.
+fn key_history(
+    ctx: &Context,
+    store: &Store,
+    key: &str,
+    scope: &KeyScope,
+) -> anyhow::Result<ExitCode> {
+    let values = keyed::history(store, key, scope)?;
+    if values.is_empty() {
+        return Err(
+            Error::Missing(format!("key '{key}' was never set in {}", scope.describe())).into(),
+        );
+    }
+    let time = |t: Option<Timestamp>| t.map(|t| format_time(&t));
+    if ctx.out.json {
+        let list: Vec<_> = values
+            .iter()
+            .map(|d| {
+                json!({
+                    "value": d.content,
+                    "id": d.id,
+                    "path": d.path,
+                    "status": d.status,
+                    "set": d.created_text(),
+                    "until": time(d.valid_to.or(d.expires.filter(|_| d.status == "active"))),
+                    "expires": time(d.expires),
+                    "reason": d.reason,
+                })
+            })
+            .collect();
+        ctx.out.json(&json!({ "key": key, "values": list }));
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut text = String::new();
+    for d in &values {
+        let until = match (d.status.as_str(), d.valid_to, d.expires) {
+            ("active", _, Some(e)) => format!("current, expires {}", format_time(&e)),
+            ("active", _, None) => "current".to_string(),
+            (status, Some(to), _) => format!("{status} {}", format_time(&to)),
+            (status, None, _) => status.to_string(),
+        };
+        text.push_str(&format!(
+            "{}  {}  ({until})  {}\n",
+            d.created_text(),
+            one_line(&d.content, 80),
+            d.path
+        ));
     }
     ctx.out.print(&text);
     Ok(ExitCode::SUCCESS)

@@ -12,8 +12,10 @@ mod doctor;
 mod forget;
 mod history;
 mod init;
+mod keyed;
 mod list;
 mod mcp;
+mod outcome;
 pub mod output;
 mod plan;
 mod prune;
@@ -86,6 +88,10 @@ fn run(ctx: &Context, command: Command) -> anyhow::Result<ExitCode> {
         Command::Doctor(args) => doctor::run(ctx, args),
         Command::Watch(args) => watch::run(ctx, args),
         Command::History(args) => history::run(ctx, args),
+        Command::Set(args) => keyed::set(ctx, args, now),
+        Command::Get(args) => keyed::get(ctx, args, now),
+        Command::Unset(args) => keyed::unset(ctx, args, now),
+        Command::Outcome(args) => outcome::run(ctx, args, now),
         Command::Completions(args) => completions::run(ctx, args),
         Command::Mcp(args) => mcp::run(ctx, args),
     }

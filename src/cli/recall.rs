@@ -1,6 +1,5 @@
 //! `engram recall [QUERY]`.
 
-use std::collections::HashSet;
 use std::process::ExitCode;
 
 use serde_json::{Value, json};
@@ -8,9 +7,10 @@ use serde_json::{Value, json};
 use crate::cli::args::{Format, ModeArg, RecallArgs};
 use crate::cli::context::Context;
 use crate::cli::output::{doc_json, one_line};
-use crate::clock::{Timestamp, format_time};
+use crate::clock::Timestamp;
 use crate::error::Error;
-use crate::memory::recall::{self, Hit, Mode, RecallRequest};
+use crate::memory::recall::context::{self, ContextRequest};
+use crate::memory::recall::{self, Hit, Mode, RecallRequest, transcript};
 use crate::storage::git::Repo;
 
 pub fn run(ctx: &Context, args: RecallArgs, now: Timestamp) -> anyhow::Result<ExitCode> {
@@ -38,20 +38,57 @@ pub fn run(ctx: &Context, args: RecallArgs, now: Timestamp) -> anyhow::Result<Ex
         }),
         mode,
         now,
-        // The prompt block removes duplicates itself, in its own section order.
-        one_per_statement: args.format != Format::Context,
+        one_per_statement: true,
     };
+    let format = match (ctx.out.json, args.format) {
+        // A transcript is JSON already.
+        (_, Format::Transcript) => Format::Transcript,
+        (true, _) => Format::Json,
+        (false, format) => format,
+    };
+    if args.budget.is_some() && format != Format::Context {
+        return Err(
+            Error::Input("--budget sizes the context block: add --format context".into()).into(),
+        );
+    }
+    if args.last.is_some() && format != Format::Transcript {
+        return Err(Error::Input(
+            "--last N takes a transcript's last messages: add --format transcript".into(),
+        )
+        .into());
+    }
+    if format == Format::Transcript {
+        if request.query.is_some() {
+            return Err(Error::Input(
+                "--format transcript prints a whole session in order; leave out the query".into(),
+            )
+            .into());
+        }
+        let (report, messages) =
+            store.sync_while(|s| transcript::transcript(s, &request.filter, args.last))?;
+        ctx.out.sync_warnings(&report);
+        ctx.out.json(&serde_json::to_value(&messages)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    if format == Format::Context {
+        let request = ContextRequest {
+            recall: request,
+            budget: args.budget,
+        };
+        let (report, (block, warnings)) = store.sync_while(|s| context::build(s, &request))?;
+        ctx.out.sync_warnings(&report);
+        for w in &warnings {
+            ctx.out.warn(w);
+        }
+        ctx.out.print(&block);
+        return Ok(ExitCode::SUCCESS);
+    }
     // The search runs while the vault is compared with the index.
     let (report, outcome) = store.sync_while(|s| recall::recall(s, &request))?;
     ctx.out.sync_warnings(&report);
     for w in &outcome.warnings {
         ctx.out.warn(w);
     }
-    let format = if ctx.out.json {
-        Format::Json
-    } else {
-        args.format
-    };
     let changes = if args.explain {
         last_changes(store.vault().root(), &outcome.hits)
     } else {
@@ -84,7 +121,7 @@ pub fn run(ctx: &Context, args: RecallArgs, now: Timestamp) -> anyhow::Result<Ex
                 .collect();
             ctx.out.print(&text);
         }
-        Format::Context => ctx.out.print(&context_block(&outcome.hits)),
+        Format::Context | Format::Transcript => unreachable!("printed above"),
         Format::Text => {
             let mut text = String::new();
             for (i, h) in outcome.hits.iter().enumerate() {
@@ -173,89 +210,4 @@ fn explain_line(h: &Hit) -> String {
         p.confidence,
         h.score
     )
-}
-
-/// The prompt block of `--format context`: semantic facts first (grouped by
-/// subject when there are several), then working memory, then recent episodes;
-/// a content that appears in an earlier section is not repeated.
-pub fn context_block(hits: &[Hit]) -> String {
-    let mut seen: HashSet<String> = HashSet::new();
-    let mut fresh = |content: &str| {
-        let key: String = content
-            .split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" ")
-            .to_lowercase();
-        seen.insert(key)
-    };
-    fn of_kind<'a>(hits: &'a [Hit], kinds: &'a [&str]) -> impl Iterator<Item = &'a Hit> {
-        hits.iter()
-            .filter(move |h| kinds.contains(&h.doc.kind.as_str()))
-    }
-    let mut out = String::new();
-    let facts: Vec<&Hit> = of_kind(hits, &["semantic", "procedural"])
-        .filter(|h| fresh(&h.doc.content))
-        .collect();
-    if !facts.is_empty() {
-        let mut subjects: Vec<&str> = facts
-            .iter()
-            .map(|h| h.doc.subject.as_deref().unwrap_or(""))
-            .collect();
-        subjects.dedup();
-        let mut unique = subjects.clone();
-        unique.sort();
-        unique.dedup();
-        out.push_str("## Facts\n");
-        if unique.len() <= 1 {
-            for h in &facts {
-                out.push_str(&format!("- {}\n", flat(&h.doc.content)));
-            }
-        } else {
-            let mut order: Vec<&str> = Vec::new();
-            for s in subjects {
-                if !order.contains(&s) {
-                    order.push(s);
-                }
-            }
-            for subject in order {
-                let label = if subject.is_empty() {
-                    "general"
-                } else {
-                    subject
-                };
-                out.push_str(&format!("### {label}\n"));
-                for h in facts
-                    .iter()
-                    .filter(|h| h.doc.subject.as_deref().unwrap_or("") == subject)
-                {
-                    out.push_str(&format!("- {}\n", flat(&h.doc.content)));
-                }
-            }
-        }
-    }
-    let working: Vec<&Hit> = of_kind(hits, &["working"])
-        .filter(|h| fresh(&h.doc.content))
-        .collect();
-    if !working.is_empty() {
-        out.push_str("## Working memory\n");
-        for h in working {
-            out.push_str(&format!("- {}\n", flat(&h.doc.content)));
-        }
-    }
-    let mut episodes: Vec<&Hit> = of_kind(hits, &["episodic"])
-        .filter(|h| fresh(&h.doc.content))
-        .collect();
-    episodes.sort_by_key(|h| std::cmp::Reverse(h.doc.created));
-    if !episodes.is_empty() {
-        out.push_str("## Recent episodes\n");
-        for h in episodes {
-            let day = &format_time(&h.doc.created)[..10];
-            out.push_str(&format!("- [{day}] {}\n", flat(&h.doc.content)));
-        }
-    }
-    out
-}
-
-fn flat(content: &str) -> String {
-    content.split_whitespace().collect::<Vec<_>>().join(" ")
 }

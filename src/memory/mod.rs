@@ -7,6 +7,8 @@
 //! - [`recall`]: hybrid search and ranking, with [`recall::fusion`];
 //! - [`maintain`]: consolidate (episodes become facts) and prune (noise goes);
 //! - [`forget`]: one record invalidated or deleted;
+//! - [`keyed`]: keyed facts (`set`, `get`, `unset`), one value per key and scope;
+//! - [`outcome`]: how a procedure's runs went;
 //! - [`restore`]: one ended record made active again;
 //! - [`working`]: working memory's salience, decay and eviction;
 //! - [`scope`]: whose memory a record is;
@@ -17,7 +19,9 @@
 
 pub mod capture;
 pub mod forget;
+pub mod keyed;
 pub mod maintain;
+pub mod outcome;
 pub mod recall;
 pub mod reconcile;
 pub mod restore;

@@ -33,7 +33,7 @@ use crate::storage::vault::FileStamp;
 use crate::storage::vectors::content_key;
 
 /// Bumped whenever the schema or analyzer changes; a mismatch forces a rebuild.
-pub const SCHEMA_VERSION: u32 = 11;
+pub const SCHEMA_VERSION: u32 = 12;
 
 const ANALYZER: &str = "engram_en";
 
@@ -241,6 +241,12 @@ pub struct Fields {
     pub consolidated: Field,
     pub reinforced: Field,
     pub attribute: Field,
+    /// A keyed fact's key (exact).
+    pub key: Field,
+    /// A procedure's counted runs, for ranking by success rate.
+    pub successes: Field,
+    pub failures: Field,
+    pub last_outcome: Field,
     pub invalidated_by: Field,
     pub reason: Field,
     /// The record's exact scope, [`scope_key`] of its user and agent.
@@ -305,6 +311,10 @@ fn build_schema() -> (Schema, Fields) {
         consolidated: b.add_u64_field("consolidated", INDEXED | STORED),
         reinforced: b.add_u64_field("reinforced", STORED),
         attribute: b.add_text_field("attribute", exact.clone()),
+        key: b.add_text_field("key", exact.clone()),
+        successes: b.add_u64_field("successes", FAST | STORED),
+        failures: b.add_u64_field("failures", FAST | STORED),
+        last_outcome: b.add_text_field("last_outcome", STORED),
         invalidated_by: b.add_text_field("invalidated_by", STORED),
         reason: b.add_text_field("reason", STORED),
         scope: b.add_text_field("scope", STRING),
@@ -401,6 +411,10 @@ pub struct IndexedDoc {
     pub consolidated: bool,
     pub reinforced: u64,
     pub attribute: Option<String>,
+    pub key: Option<String>,
+    pub successes: u64,
+    pub failures: u64,
+    pub last_outcome: Option<String>,
     pub invalidated_by: Option<String>,
     pub reason: Option<String>,
 }
@@ -464,6 +478,8 @@ pub struct Filter {
     pub exact_scope: bool,
     /// Only records stating this attribute.
     pub attribute: Option<String>,
+    /// Only keyed facts of this key.
+    pub key: Option<String>,
     /// Created at or after.
     pub since: Option<Timestamp>,
     /// Created at or before.
@@ -722,11 +738,16 @@ impl TextIndex {
         doc.add_text(f.content, r.content());
         doc.add_text(f.kind, r.kind.as_str());
         doc.add_text(f.status, r.status.as_str());
-        let keys = crate::models::vocabulary::fact_keys(
+        let mut keys = crate::models::vocabulary::fact_keys(
             r.category.as_deref(),
             r.attribute.as_deref(),
             r.subject.as_deref(),
         );
+        // A keyed fact's body is a bare value: its key's words find it.
+        if let Some(key) = &r.key {
+            keys.push(' ');
+            keys.push_str(&key.replace(['.', '_', '-', '/'], " "));
+        }
         if !keys.is_empty() {
             doc.add_text(f.keys, keys);
         }
@@ -742,6 +763,8 @@ impl TextIndex {
             (f.supersedes, &r.supersedes),
             (f.superseded_by, &r.superseded_by),
             (f.attribute, &r.attribute),
+            (f.key, &r.key),
+            (f.last_outcome, &r.last_outcome),
             (f.invalidated_by, &r.invalidated_by),
             (f.reason, &r.reason),
         ];
@@ -793,6 +816,8 @@ impl TextIndex {
             doc.add_u64(f.consolidated, 1);
         }
         doc.add_u64(f.reinforced, r.reinforced.unwrap_or(0));
+        doc.add_u64(f.successes, r.successes.unwrap_or(0));
+        doc.add_u64(f.failures, r.failures.unwrap_or(0));
         doc
     }
 
@@ -838,6 +863,7 @@ impl TextIndex {
             (f.subject, &filter.subject),
             (f.category, &filter.category),
             (f.attribute, &filter.attribute),
+            (f.key, &filter.key),
         ];
         for (field, value) in exact {
             if let Some(v) = value {
@@ -948,6 +974,18 @@ impl TextIndex {
             TopDocs::with_limit(limit).order_by_fast_field::<i64>("created", tantivy::Order::Desc);
         let hits = searcher.search(&self.filter_query(filter), &top)?;
         Ok(hits.into_iter().map(|(_, addr)| addr).collect())
+    }
+
+    /// The highest `turn` among the documents matching the filter.
+    pub fn max_turn(&self, filter: &Filter) -> Result<Option<u64>> {
+        let searcher = self.reader.searcher();
+        let top = TopDocs::with_limit(1).order_by_fast_field::<i64>("turn", tantivy::Order::Desc);
+        let hits = searcher.search(&self.filter_query(filter), &top)?;
+        Ok(hits
+            .into_iter()
+            .next()
+            .and_then(|(t, _)| t)
+            .map(|t| t.max(0) as u64))
     }
 
     /// The stored fields of the newest documents matching the filter.
@@ -1110,6 +1148,24 @@ impl TextIndex {
         Ok(out)
     }
 
+    /// Each document's counted runs (successes, failures), in order.
+    pub fn runs(&self, addrs: &[DocAddress]) -> Result<Vec<(u64, u64)>> {
+        let searcher = self.reader.searcher();
+        let mut out = vec![(0, 0); addrs.len()];
+        for (segment, at) in by_segment(addrs) {
+            let fast = searcher.segment_reader(segment).fast_fields();
+            let (successes, failures) = (fast.u64("successes")?, fast.u64("failures")?);
+            for &i in &at {
+                let doc = addrs[i].doc_id;
+                out[i] = (
+                    successes.first(doc).unwrap_or(0),
+                    failures.first(doc).unwrap_or(0),
+                );
+            }
+        }
+        Ok(out)
+    }
+
     /// How many documents match the filter.
     pub fn count(&self, filter: &Filter) -> Result<usize> {
         Ok(self
@@ -1230,6 +1286,16 @@ impl TextIndex {
                 .and_then(|v| v.as_u64())
                 .unwrap_or(0),
             attribute: text(f.attribute),
+            key: text(f.key),
+            successes: doc
+                .get_first(f.successes)
+                .and_then(|v| v.as_u64())
+                .unwrap_or(0),
+            failures: doc
+                .get_first(f.failures)
+                .and_then(|v| v.as_u64())
+                .unwrap_or(0),
+            last_outcome: text(f.last_outcome),
             invalidated_by: text(f.invalidated_by),
             reason: text(f.reason),
         })

@@ -130,6 +130,9 @@ pub struct Record {
     /// What the fact is a value of (`residence`, `favorite:band`, `my:door code`):
     /// one current value per subject, attribute and scope.
     pub attribute: Option<String>,
+    /// A keyed fact's key (`engram set KEY VALUE`): one current value per key
+    /// and scope; the body is the value.
+    pub key: Option<String>,
     pub durability: Option<String>,
     pub user: Option<String>,
     pub agent: Option<String>,
@@ -138,6 +141,11 @@ pub struct Record {
     pub confidence: Option<f64>,
     pub reinforced: Option<u64>,
     pub last_reinforced: Option<Timestamp>,
+    /// A procedure's runs that went well and badly (`engram outcome`).
+    pub successes: Option<u64>,
+    pub failures: Option<u64>,
+    /// How the procedure's latest run went: `success` or `failure`.
+    pub last_outcome: Option<String>,
     pub status: Status,
     pub valid_from: Option<Timestamp>,
     pub valid_to: Option<Timestamp>,
@@ -172,12 +180,13 @@ pub struct Record {
 }
 
 /// The keys engram knows, in the order it writes them for a new record.
-pub const KNOWN_KEYS: [&str; 30] = [
+pub const KNOWN_KEYS: [&str; 34] = [
     "id",
     "kind",
     "subject",
     "category",
     "attribute",
+    "key",
     "durability",
     "user",
     "agent",
@@ -188,6 +197,9 @@ pub const KNOWN_KEYS: [&str; 30] = [
     "confidence",
     "reinforced",
     "last_reinforced",
+    "successes",
+    "failures",
+    "last_outcome",
     "status",
     "valid_from",
     "valid_to",
@@ -326,6 +338,7 @@ impl Record {
             subject: None,
             category: None,
             attribute: None,
+            key: None,
             durability: None,
             user: None,
             agent: None,
@@ -334,6 +347,9 @@ impl Record {
             confidence: None,
             reinforced: None,
             last_reinforced: None,
+            successes: None,
+            failures: None,
+            last_outcome: None,
             status: Status::Active,
             valid_from: None,
             valid_to: None,
@@ -525,6 +541,22 @@ impl Record {
                 "agent" => record.agent = Some(string_field(&value, "agent").map_err(err)?),
                 "session" => record.session = Some(string_field(&value, "session").map_err(err)?),
                 "role" => record.role = Some(string_field(&value, "role").map_err(err)?),
+                "key" => record.key = Some(string_field(&value, "key").map_err(err)?),
+                "last_outcome" => {
+                    record.last_outcome = Some(string_field(&value, "last_outcome").map_err(err)?)
+                }
+                "successes" | "failures" => {
+                    let n = value.as_u64().ok_or_else(|| {
+                        err(format!(
+                            "`{name}` must be a whole number (runs counted by engram outcome)"
+                        ))
+                    })?;
+                    if name == "successes" {
+                        record.successes = Some(n);
+                    } else {
+                        record.failures = Some(n);
+                    }
+                }
                 "supersedes" => {
                     record.supersedes = Some(string_field(&value, "supersedes").map_err(err)?)
                 }
@@ -655,6 +687,8 @@ impl Record {
             ("invalidated_by", &self.invalidated_by),
             ("reason", &self.reason),
             ("role", &self.role),
+            ("key", &self.key),
+            ("last_outcome", &self.last_outcome),
         ];
         for (key, value) in opt_str {
             if let Some(v) = value {
@@ -684,6 +718,12 @@ impl Record {
         }
         if let Some(v) = self.turn {
             m.insert("turn", Value::Number(v.into()));
+        }
+        if let Some(v) = self.successes {
+            m.insert("successes", Value::Number(v.into()));
+        }
+        if let Some(v) = self.failures {
+            m.insert("failures", Value::Number(v.into()));
         }
         // Written with the id, which every rendered record gets: a hand note
         // that engram rewrites gets both at once, so the next rewrite adds

@@ -48,13 +48,14 @@ impl Mutation {
     }
 }
 
-/// Where a new record's file goes: from its kind, id, text, subject, session and
-/// creation time (a taken name gets a suffix when written).
+/// Where a new record's file goes: from its kind, id, text (or key), subject,
+/// session and creation time (a taken name gets a suffix when written).
 pub fn planned_path(record: &Record) -> String {
     naming::record_path(
         record.kind,
         &record.id,
-        record.content(),
+        // A keyed fact is named by its key (its body is a bare value).
+        record.key.as_deref().unwrap_or(record.content()),
         record.subject.as_deref(),
         record.session.as_deref(),
         record.created,

@@ -314,7 +314,7 @@ fn capture_jsonl_keeps_fields_and_meta_verbatim() {
 }
 
 #[test]
-fn capture_chat_reads_user_in_full_and_assistant_truncated() {
+fn raw_chat_keeps_every_message_whole_with_its_role() {
     let env = Env::init();
     let long = "word ".repeat(200); // 1000 characters
     let chat = serde_json::json!([
@@ -329,21 +329,14 @@ fn capture_chat_reads_user_in_full_and_assistant_truncated() {
         .stdin(chat)
         .ok()
         .json();
+    // A transcript: every message, the assistant's whole, each with its role.
     let mutations = v["mutations"].as_array().unwrap();
-    assert_eq!(mutations.len(), 2, "system messages are not memories: {v}");
-    assert_eq!(mutations[0]["content"], "I adopted a greyhound named Pixel");
-    let assistant = mutations[1]["content"].as_str().unwrap();
-    assert!(assistant.starts_with("Congratulations word"));
-    assert!(
-        assistant.chars().count() <= 500,
-        "assistant cut to 500 characters: {}",
-        assistant.len()
-    );
-    assert!(
-        assistant.chars().count() >= 490,
-        "but not much shorter: {}",
-        assistant.len()
-    );
+    assert_eq!(mutations.len(), 3, "{v}");
+    assert_eq!(mutations[1]["content"], "I adopted a greyhound named Pixel");
+    let assistant = mutations[2]["content"].as_str().unwrap();
+    assert_eq!(assistant, format!("Congratulations {long}").trim());
+    let (fm, _) = frontmatter(&env.read(mutations[0]["path"].as_str().unwrap()));
+    assert_eq!(fm_str(&fm, "role").as_deref(), Some("system"));
     assert_eq!(
         env.recall_contents("greyhound", &[]),
         vec!["I adopted a greyhound named Pixel"]
@@ -359,7 +352,7 @@ fn capture_chat_reads_user_in_full_and_assistant_truncated() {
         .stdin("not json")
         .run()
         .code(2);
-    assert_eq!(env.md_files().len(), 2);
+    assert_eq!(env.md_files().len(), 3);
 }
 
 #[test]

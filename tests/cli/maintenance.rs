@@ -140,7 +140,19 @@ fn a_session_is_summarised_and_its_turns_archived() {
             .args(["capture", "--session", "trip", text])
             .ok();
     }
-    let actions = run(&env, 4, &["consolidate", "--session", "trip"]);
+    // By default the last two turns stay as they are.
+    let dry = run(&env, 4, &["consolidate", "--session", "trip", "--dry-run"]);
+    let planned = actions_named(&dry, "summarize");
+    let text = planned[0]["content"].as_str().unwrap();
+    assert!(
+        text.contains("Lives in Lisbon") && !text.contains("Porto"),
+        "{text}"
+    );
+    let actions = run(
+        &env,
+        4,
+        &["consolidate", "--session", "trip", "--keep", "0"],
+    );
     let summary = actions_named(&actions, "summarize");
     assert_eq!(summary.len(), 1, "{actions:?}");
     let text = summary[0]["content"].as_str().unwrap();

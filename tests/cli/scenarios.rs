@@ -717,7 +717,12 @@ fn the_context_block_has_facts_then_working_memory_then_episodes() {
         .env
         .engram()
         .env("ENGRAM_NOW", c.now())
-        .args(["recall", "--format", "context"])
+        .args([
+            "recall",
+            "--format",
+            "context",
+            "Lisbon Jennifer doctor sailing Tagus regatta harbour",
+        ])
         .ok();
     let text = out.stdout.clone();
     let facts = text.find("## Facts").expect("facts");

@@ -22,13 +22,13 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::cli::args::{
-    CaptureArgs, ConsolidateArgs, FilterArgs, ForgetArgs, Format, InputFormat, KindArg, ListArgs,
-    ModeArg, PruneArgs, RecallArgs, ShowArgs,
+    CaptureArgs, ConsolidateArgs, FilterArgs, ForgetArgs, Format, GetArgs, InputFormat, KindArg,
+    ListArgs, ModeArg, OutcomeArgs, PruneArgs, RecallArgs, SetArgs, ShowArgs, UnsetArgs,
 };
 use crate::cli::context::Context;
 use crate::cli::mcp::scope::ServedScope;
 use crate::cli::output::{Output, message_of};
-use crate::cli::{capture, consolidate, forget, list, prune, recall, show};
+use crate::cli::{capture, consolidate, forget, keyed, list, outcome, prune, recall, show};
 use crate::clock::{self, Timestamp};
 
 /// Remember something: prose, or a conversation.
@@ -94,11 +94,34 @@ pub struct RecallInput {
     /// Retrievers to use (default hybrid: BM25 plus vectors).
     pub mode: Option<ModeArg>,
     /// json (default): the results as records; context: a prompt block of
-    /// facts, working memory and recent episodes; text: one line per result;
-    /// paths: one file path per line.
+    /// facts, working memory, procedures and recent episodes; text: one line
+    /// per result; paths: one file path per line; transcript: a session's
+    /// messages as [{role, content}], oldest first (needs `session`).
     pub format: Option<Format>,
+    /// With format context: keep the block within about this many tokens.
+    pub budget: Option<usize>,
+    /// With format transcript: only the last this many messages.
+    pub last: Option<usize>,
     /// Show the parts of each score.
     pub explain: bool,
+}
+
+/// What an agent should know now: the context block.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(default)]
+pub struct ContextInput {
+    /// What the conversation is about; leave it out at the start of a session
+    /// (facts, the latest session summary, working memory and tips).
+    pub query: Option<String>,
+    /// The session whose working memory (and summary) to include.
+    pub session: Option<String>,
+    /// Whose memories (the server's user when it was started with one).
+    pub user: Option<String>,
+    /// Which agent's memories (the server's agent when it was started with one).
+    pub agent: Option<String>,
+    /// Keep the block within about this many tokens (4 characters each):
+    /// facts first, then working memory, procedures and episodes.
+    pub budget: Option<usize>,
 }
 
 /// How many records `list` gives when the call names no limit: a tool result
@@ -160,6 +183,44 @@ pub fn all() -> Vec<Tool> {
              that session and archive its turns. Returns {actions, dry_run}.",
             hints(false, true, false),
         ),
+        tool::<SetArgs>(
+            "set",
+            "Set a keyed fact (engram set): `key` holds `value` in the scope of `user`, \
+             `agent` and `session` (each exact; absent means none); the old value is \
+             superseded and kept as history; `ttl` (30d, 12h) makes it expire. Returns \
+             {key, value, id, updated, mutations}.",
+            hints(false, false, false),
+        ),
+        tool::<GetArgs>(
+            "get",
+            "Read a keyed fact (engram get): the current value of `key` in the scope, or \
+             what it held at `as_of`. Returns {key, value, id, updated}; an error when the \
+             key has no value there (never set, unset or expired).",
+            hints(true, false, true),
+        ),
+        tool::<UnsetArgs>(
+            "unset",
+            "Remove a keyed fact's value in the scope (engram unset): it is invalidated, \
+             kept in history. Returns {key, mutations}.",
+            hints(false, true, true),
+        ),
+        tool::<OutcomeArgs>(
+            "outcome",
+            "Count how a run of a procedure went (engram outcome): `result` success or \
+             failure, with a `note` on what happened (kept as an episode linked to it). \
+             Procedures that work rank higher in recall and show as tips in context. \
+             Returns {id, path, successes, failures, last_outcome, mutations}.",
+            hints(false, false, false),
+        ),
+        tool::<ContextInput>(
+            "context",
+            "What you remember, as a prompt block (engram recall --format context): facts \
+             first, then working memory of `session`, procedures as tips with their \
+             success, and recent episodes; without `query`, a session start (facts, the \
+             last session's summary, working memory, tips). `budget` keeps it within \
+             about that many tokens and says what it left out. Returns text.",
+            hints(true, false, true),
+        ),
         tool::<PruneArgs>(
             "prune",
             "Merge duplicates, expire TTLs, archive decayed episodes, evict idle working \
@@ -216,6 +277,28 @@ pub fn call(
             scope.narrow(&mut args.user, &mut args.agent)?;
             run(ctx, true, |ctx, now| prune::run(ctx, args, now))
         }),
+        "set" => parse::<SetArgs>(name, arguments, &[]).and_then(|mut args| {
+            scope.narrow(&mut args.scope.user, &mut args.scope.agent)?;
+            if args.value.is_none() {
+                // The command would read standard input, which carries the protocol.
+                return Err("set: give `value`, the value the key holds".into());
+            }
+            run(ctx, true, |ctx, now| keyed::set(ctx, args, now))
+        }),
+        "get" => parse::<GetArgs>(name, arguments, &[]).and_then(|mut args| {
+            scope.narrow(&mut args.scope.user, &mut args.scope.agent)?;
+            run(ctx, true, |ctx, now| keyed::get(ctx, args, now))
+        }),
+        "unset" => parse::<UnsetArgs>(name, arguments, &[]).and_then(|mut args| {
+            scope.narrow(&mut args.scope.user, &mut args.scope.agent)?;
+            run(ctx, true, |ctx, now| keyed::unset(ctx, args, now))
+        }),
+        "outcome" => parse::<OutcomeArgs>(name, arguments, &[]).and_then(|args| {
+            scope.check_record(ctx, &args.id)?;
+            run(ctx, true, |ctx, now| outcome::run(ctx, args, now))
+        }),
+        "context" => parse::<ContextInput>(name, arguments, &[])
+            .and_then(|input| context_tool(ctx, scope, input)),
         _ => return None,
     };
     Some(result.unwrap_or_else(|message| CallToolResult::error(vec![ContentBlock::text(message)])))
@@ -289,11 +372,38 @@ fn recall_tool(
         filter: input.filter,
         mode: input.mode,
         format,
+        budget: input.budget,
+        last: input.last,
         explain: input.explain,
     };
     run(ctx, format == Format::Json, |ctx, now| {
         recall::run(ctx, args, now)
     })
+}
+
+fn context_tool(
+    ctx: &mut Context,
+    scope: &ServedScope,
+    input: ContextInput,
+) -> Result<CallToolResult, ToolError> {
+    let mut filter = FilterArgs {
+        user: input.user,
+        agent: input.agent,
+        session: input.session,
+        ..FilterArgs::default()
+    };
+    scope.narrow_filter(&mut filter)?;
+    let args = RecallArgs {
+        query: input.query.into_iter().collect(),
+        k: None,
+        filter,
+        mode: None,
+        format: Format::Context,
+        budget: input.budget,
+        last: None,
+        explain: false,
+    };
+    run(ctx, false, |ctx, now| recall::run(ctx, args, now))
 }
 
 /// Reads a call's arguments as `T`: an unknown name or a wrong type is an
@@ -397,7 +507,9 @@ fn in_tool_words(message: &str) -> String {
     static FLAG: LazyLock<Regex> =
         LazyLock::new(|| Regex::new(r"--([a-z][a-z-]*)").expect("a valid pattern"));
     static COMMAND: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"`engram (capture|remember|recall|show|list|forget|consolidate|prune)`")
+        Regex::new(
+            r"`engram (capture|remember|recall|show|list|forget|consolidate|prune|set|get|unset|outcome)( [^`]*)?`",
+        )
             .expect("a valid pattern")
     });
     let message = COMMAND.replace_all(message, |c: &regex::Captures| {

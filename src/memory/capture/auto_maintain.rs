@@ -46,6 +46,7 @@ pub fn after_capture(
         let options = consolidate::Options {
             scope: Some(scope.clone()),
             session: None,
+            keep: consolidate::DEFAULT_KEEP,
             dry_run: false,
             min_pending: 0,
         };

@@ -49,6 +49,8 @@ pub struct CaptureItem {
     pub created: Option<Timestamp>,
     pub tags: Vec<String>,
     pub meta: BTreeMap<String, String>,
+    /// Who said it, for a chat message: user, assistant, system, tool.
+    pub role: Option<String>,
 }
 
 /// Values from flags, applied where an item says nothing.
@@ -168,6 +170,7 @@ fn item_from_json(value: &serde_json::Value) -> std::result::Result<CaptureItem,
         user: string("user")?,
         agent: string("agent")?,
         session: string("session")?,
+        role: string("role")?,
         importance,
         created,
         tags,
@@ -176,11 +179,14 @@ fn item_from_json(value: &serde_json::Value) -> std::result::Result<CaptureItem,
 }
 
 /// Parses `--input chat`: a JSON array of `{"role", "content"}` messages, one
-/// item per message, the user's in full and the assistant's cut to
-/// `assistant_chars`. `content` is a string, or a list of content parts as
-/// OpenAI and Anthropic send them (`[{"type": "text", "text": "…"}]`), whose
-/// text parts are joined; other roles (system, tool) are left out.
-pub fn parse_chat(input: &str, assistant_chars: usize) -> Result<Vec<CaptureItem>> {
+/// item per message with its `role`. `content` is a string, or a list of
+/// content parts as OpenAI and Anthropic send them (`[{"type": "text",
+/// "text": "…"}]`), whose text parts are joined. For extraction
+/// (`assistant_chars` given) the user's messages are kept in full, the
+/// assistant's cut to that many characters, and other roles left out; for a
+/// transcript (`None`) every message with text is kept whole, and one with
+/// none (an assistant's tool call) is skipped.
+pub fn parse_chat(input: &str, assistant_chars: Option<usize>) -> Result<Vec<CaptureItem>> {
     let bad = |why: &str| {
         Error::Input(format!(
             "--input chat: {why}; expected a JSON array of {{\"role\", \"content\"}} messages"
@@ -195,31 +201,35 @@ pub fn parse_chat(input: &str, assistant_chars: usize) -> Result<Vec<CaptureItem
             .get("role")
             .and_then(|r| r.as_str())
             .ok_or_else(|| bad(&format!("message {} has no role", i + 1)))?;
-        let content = m
-            .get("content")
-            .and_then(message_text)
-            .ok_or_else(|| bad(&format!("message {} has no text content", i + 1)))?;
+        let content = match m.get("content").and_then(message_text) {
+            Some(content) => content,
+            None if assistant_chars.is_none() => continue,
+            None => return Err(bad(&format!("message {} has no text content", i + 1))),
+        };
         let content = without_controls(&content).0;
         if let Some(why) = over_record_limit(content.len()) {
             return Err(bad(&format!("message {} is {why}", i + 1)));
         }
-        let content = match role {
-            "user" => content.trim().to_string(),
-            "assistant" => content.trim().chars().take(assistant_chars).collect(),
+        let content = match (role, assistant_chars) {
+            (_, None) | ("user", _) => content.trim().to_string(),
+            ("assistant", Some(chars)) => content.trim().chars().take(chars).collect(),
             _ => continue,
         };
         if content.is_empty() {
             continue;
         }
-        let mut item = CaptureItem {
+        items.push(CaptureItem {
             content,
+            role: Some(role.trim().to_lowercase()),
             ..CaptureItem::default()
-        };
-        item.meta.insert("role".into(), role.to_string());
-        items.push(item);
+        });
     }
     if items.is_empty() {
-        return Err(bad("no user or assistant message with text"));
+        return Err(bad(if assistant_chars.is_some() {
+            "no user or assistant message with text"
+        } else {
+            "no message with text"
+        }));
     }
     Ok(items)
 }
@@ -297,6 +307,7 @@ pub fn build_record(
     }
     r.tags = tags;
     r.meta = item.meta.clone();
+    r.role = item.role.clone();
     // The CLI checks that the expiry is writable; a TTL too long for that
     // (only reachable through the library) gives no expiry rather than a panic.
     r.expires = defaults

@@ -1,9 +1,13 @@
 //! The raw path (`capture --raw`, mem0's `infer=false`): one record per input
 //! or per JSONL line, stored as given, written by several threads at once.
 
+use std::collections::HashMap;
+
 use crate::clock::Timestamp;
 use crate::error::Result;
 use crate::memory::capture::input::{CaptureDefaults, CaptureItem, build_record};
+use crate::memory::scope::Scope;
+use crate::storage::index::{Filter, Validity};
 use crate::storage::naming;
 use crate::storage::record::Record;
 use crate::storage::store::{Change, Progress, Store};
@@ -22,14 +26,18 @@ pub fn capture_raw(
     progress: &dyn Progress,
 ) -> Result<(Vec<Mutation>, Vec<String>)> {
     let mut generator = ulid::Generator::new();
-    let planned: Vec<(Record, String)> = items
-        .iter()
-        .map(|item| {
-            let record = build_record(item, defaults, naming::new_id(&mut generator, now), now);
-            let rel = writer::planned_path(&record);
-            (record, rel)
-        })
-        .collect();
+    let mut turns = Turns::default();
+    let mut planned: Vec<(Record, String)> = Vec::with_capacity(items.len());
+    for item in items {
+        let mut record = build_record(item, defaults, naming::new_id(&mut generator, now), now);
+        // A message of a session takes the session's next turn: a transcript
+        // is read back in this order, whatever the clock says.
+        if let (Some(_), Some(session)) = (&record.role, &record.session) {
+            record.turn = Some(turns.next(store, session, &record)?);
+        }
+        let rel = writer::planned_path(&record);
+        planned.push((record, rel));
+    }
     let mutation = |record: &Record, rel: String| Mutation {
         op: "ADD",
         id: record.id.clone(),
@@ -73,6 +81,34 @@ pub fn capture_raw(
     match first_error {
         Some(e) => Err(e),
         None => Ok((mutations, warnings)),
+    }
+}
+
+/// The next turn of each session messages are captured into: one past the
+/// highest turn the session's records of the same scope have.
+#[derive(Default)]
+struct Turns(HashMap<(Option<String>, Option<String>, String), u64>);
+
+impl Turns {
+    fn next(&mut self, store: &Store, session: &str, record: &Record) -> Result<u64> {
+        let key = (
+            record.user.clone(),
+            record.agent.clone(),
+            session.to_string(),
+        );
+        let last = match self.0.get(&key) {
+            Some(t) => *t,
+            None => {
+                let filter = Filter {
+                    session: Some(session.to_string()),
+                    ..Scope::of(record.user.as_deref(), record.agent.as_deref())
+                        .filter(Vec::new(), Validity::Any)
+                };
+                store.index().max_turn(&filter)?.unwrap_or(0)
+            }
+        };
+        self.0.insert(key, last + 1);
+        Ok(last + 1)
     }
 }
 

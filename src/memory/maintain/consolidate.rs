@@ -68,6 +68,8 @@ pub struct Options {
     /// user); `None`: every scope of the vault, each on its own.
     pub scope: Option<Scope>,
     pub session: Option<String>,
+    /// With a session: its most recent turns left as they are.
+    pub keep: usize,
     pub dry_run: bool,
     /// A scope with fewer unconsolidated episodes than this is left alone (0:
     /// none is). Its session turns are summarised all the same.
@@ -190,6 +192,7 @@ fn consolidate_scope(
             scope,
             options.dry_run,
             session,
+            options.keep,
             now,
         )?);
     }
@@ -817,71 +820,143 @@ fn plan_with_model(
     Ok(plan)
 }
 
-/// A session's turns become one summary episode (extractive: the most salient
-/// entries, in order, and the names mentioned) that links them; the turns are
-/// archived, never deleted.
+/// The tag of a session summary: what `--format context` shows as the last
+/// session and a transcript opens with.
+pub const SUMMARY_TAG: &str = "summary";
+
+/// How many of a session's most recent turns `consolidate --session` leaves
+/// as they are unless told (`--keep`).
+pub const DEFAULT_KEEP: usize = 2;
+
+/// How many points a summary states of what it summarises.
+const SUMMARY_POINTS: usize = 5;
+
+/// A session's turns (its working entries and its messages, in order) but the
+/// most recent `keep` become one summary episode that links them, and are
+/// archived, never deleted. The points are the session's facts in working
+/// memory, else the facts the rules read in what the user said, and the names
+/// mentioned. A summary of the session already there is superseded by the new
+/// one, which keeps its points first.
 fn summarize_session(
     store: &mut Store,
     _lock: &VaultLock,
     scope: &Scope,
     dry_run: bool,
     session: &str,
+    keep: usize,
     now: Timestamp,
 ) -> Result<Vec<Action>> {
     let filter = Filter {
         session: Some(session.to_string()),
-        ..scope.filter(vec![Kind::Working], Validity::Any)
+        ..scope.filter(Vec::new(), Validity::Any)
     };
-    let mut turns: Vec<IndexedDoc> = store
-        .index()
-        .fetch_newest(&filter, 10_000)?
+    let docs = store.index().fetch_newest(&filter, usize::MAX)?;
+    let previous = docs
+        .iter()
+        .filter(|d| d.is_current_at(now) && d.tags.iter().any(|t| t == SUMMARY_TAG))
+        .max_by_key(|d| d.created)
+        .cloned();
+    let mut turns: Vec<IndexedDoc> = docs
         .into_iter()
+        .filter(|d| d.kind == Kind::Working.as_str() || d.role.is_some())
         .filter(|d| {
             d.status != "superseded"
                 && d.status != "invalidated"
-                && !(d.status == "archived"
-                    && d.meta
-                        .as_ref()
-                        .is_some_and(|m| m.contains_key("summarized")))
+                && !d
+                    .meta
+                    .as_ref()
+                    .is_some_and(|m| m.contains_key("summarized"))
         })
         .collect();
-    if turns.iter().all(|t| t.role.is_some()) {
-        return Ok(Vec::new());
+    turns.sort_by(|a, b| (a.turn, a.created, &a.id).cmp(&(b.turn, b.created, &b.id)));
+    // The most recent `keep` turns stay (a turn: one message, or what one
+    // capture put in working memory); what came before them (and the words
+    // kept as said, archived from birth) is summarised.
+    let mut current: Vec<(Option<u64>, usize)> = Vec::new();
+    for (i, t) in turns.iter().enumerate() {
+        if !t.is_current_at(now) {
+            continue;
+        }
+        match current.last_mut() {
+            Some((turn, last)) if turn.is_some() && *turn == t.turn => *last = i,
+            _ => current.push((t.turn, i)),
+        }
     }
-    turns.sort_by(|a, b| a.turn.cmp(&b.turn).then(a.created.cmp(&b.created)));
-    let mut ranked: Vec<usize> = (0..turns.len()).collect();
+    let Some(cut) = current.len().checked_sub(keep).filter(|n| *n > 0) else {
+        return Ok(Vec::new());
+    };
+    let last_archived = current[cut - 1].1;
+    turns.truncate(last_archived + 1);
+    let turns: Vec<IndexedDoc> = turns
+        .into_iter()
+        .filter(|t| t.is_current_at(now) || t.role.is_some())
+        .collect();
+    let mut points: Vec<String> = previous
+        .as_ref()
+        .map(|p| summary_points(&p.content, session))
+        .unwrap_or_default();
+    let mut seen: std::collections::HashSet<String> =
+        points.iter().map(|p| p.to_lowercase()).collect();
+    let mut ranked: Vec<usize> = (0..turns.len())
+        .filter(|i| turns[*i].role.is_none())
+        .collect();
     ranked.sort_by(|a, b| {
         turns[*b]
             .importance
             .unwrap_or(0.5)
             .total_cmp(&turns[*a].importance.unwrap_or(0.5))
     });
-    // The points are the facts of the session; the messages kept as said
-    // are in its sources, not restated.
-    ranked.retain(|i| turns[*i].role.is_none());
-    let mut keep: Vec<usize> = ranked.into_iter().take(5).collect();
-    keep.sort();
-    let mut seen = std::collections::HashSet::new();
-    let points: Vec<String> = keep
+    let mut chosen: Vec<usize> = ranked.into_iter().take(SUMMARY_POINTS).collect();
+    chosen.sort();
+    let mut new_points: Vec<String> = chosen
         .iter()
         .map(|i| turns[*i].content.trim_end_matches('.').to_string())
-        .filter(|p| seen.insert(p.to_lowercase()))
         .collect();
-    let mut entities: Vec<String> = Vec::new();
-    for t in turns.iter().filter(|t| t.role.is_none()) {
-        for word in t
-            .content
-            .split(|c: char| !(c.is_alphanumeric() || c == '-'))
-            .skip(1)
+    if new_points.is_empty() {
+        // Messages kept as said: the facts in the user's words.
+        for t in turns
+            .iter()
+            .filter(|t| t.role.as_deref() == Some("user") && t.is_current_at(now))
         {
-            if word.chars().next().is_some_and(char::is_uppercase)
-                && !entities.iter().any(|e| e == word)
-            {
-                entities.push(word.to_string());
+            for fact in rules::read(&t.content, Some(now)).facts {
+                if new_points.len() < SUMMARY_POINTS {
+                    new_points.push(fact.content.trim_end_matches('.').to_string());
+                }
             }
         }
     }
-    let mut content = format!("Session {session}: {}.", points.join("; "));
+    for p in new_points {
+        if seen.insert(p.to_lowercase()) {
+            points.push(p);
+        }
+    }
+    let messages = turns.iter().filter(|t| t.role.is_some()).count();
+    let mut content = if points.is_empty() {
+        format!(
+            "Session {session}: {messages} messages from {} to {}.",
+            format_time(&turns[0].created),
+            format_time(&turns[turns.len() - 1].created)
+        )
+    } else {
+        format!("Session {session}: {}.", points.join("; "))
+    };
+    let mut entities: Vec<String> = Vec::new();
+    for t in &turns {
+        // A capitalised word inside a sentence is a name ("I" is not).
+        let mut opens_sentence = true;
+        for token in t.content.split_whitespace() {
+            let word = token.trim_matches(|c: char| !(c.is_alphanumeric() || c == '-'));
+            if !opens_sentence
+                && word.chars().count() > 1
+                && word.chars().next().is_some_and(char::is_uppercase)
+                && !entities.iter().any(|e| e == word)
+                && entities.len() < 12
+            {
+                entities.push(word.to_string());
+            }
+            opens_sentence = token.ends_with(['.', ':', '!', '?']);
+        }
+    }
     if !entities.is_empty() {
         content.push_str(&format!(" Mentions: {}.", entities.join(", ")));
     }
@@ -896,6 +971,8 @@ fn summarize_session(
         now,
     );
     summary.session = Some(session.to_string());
+    summary.turn = turns.iter().filter_map(|t| t.turn).max();
+    summary.tags = vec![SUMMARY_TAG.into()];
     summary.importance = Some(
         turns
             .iter()
@@ -903,17 +980,29 @@ fn summarize_session(
             .fold(0.0, f64::max),
     );
     summary.sources = turns.iter().map(link).collect();
+    if let Some(p) = &previous {
+        summary.sources.insert(0, link(p));
+        summary.supersedes = Some(link(p));
+    }
     let summary_id = summary.id.clone();
     let mut changes: Vec<Change> = Vec::new();
     let written = writer::write_new(store, summary, dry_run, &mut changes, None)?;
     let summary_link = naming::wikilink(&written.path);
+    if let Some(p) = &previous {
+        writer::rewrite(store, p, dry_run, &mut changes, |rec| {
+            rec.supersede(
+                summary_link.clone(),
+                format!("consolidate: session {session} summarised again"),
+                now,
+            )
+        })?;
+    }
     let mut archived = Vec::new();
     let reason =
         format!("consolidate: a turn of session {session}, kept in its summary {summary_link}");
     for t in &turns {
         writer::rewrite(store, t, dry_run, &mut changes, |rec| {
-            // A message kept as said was archived from birth, with its reason.
-            if rec.role.is_none() {
+            if rec.status == Status::Active {
                 rec.archive(reason.clone(), now);
             }
             rec.meta.insert("summarized".into(), summary_id.clone());
@@ -929,7 +1018,10 @@ fn summarize_session(
             action: "summarize",
             ids: [vec![summary_id], archived.clone()].concat(),
             content: Some(content),
-            reason: format!("session {session}: {} turns summarised", turns.len()),
+            reason: format!(
+                "session {session}: {} turns summarised, the last {keep} kept",
+                turns.len()
+            ),
             paths: vec![written.path],
         },
         Action {
@@ -940,6 +1032,23 @@ fn summarize_session(
             paths: turn_paths,
         },
     ])
+}
+
+/// The points a summary states: its text without the "Session S: " opening,
+/// the names mentioned and the closing stop.
+fn summary_points(content: &str, session: &str) -> Vec<String> {
+    let body = content
+        .strip_prefix(&format!("Session {session}: "))
+        .unwrap_or(content);
+    let body = body.split(" Mentions: ").next().unwrap_or(body);
+    if body.contains(" messages from ") {
+        return Vec::new();
+    }
+    body.trim_end_matches('.')
+        .split("; ")
+        .map(str::to_string)
+        .filter(|p| !p.trim().is_empty())
+        .collect()
 }
 
 #[cfg(test)]

@@ -10,7 +10,9 @@
 //! records are listed by salience (importance × recency). Every part of a
 //! score is kept for `--explain`.
 
+pub mod context;
 pub mod fusion;
+pub mod transcript;
 
 use std::collections::HashMap;
 
@@ -80,6 +82,10 @@ pub struct ScoreParts {
     /// The person or subject named by the query that said or is the record.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub entity: Option<String>,
+    /// A procedure's success rate over its counted runs: its BM25 and cosine
+    /// scores (or its salience) were multiplied by 0.5 plus it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub success_rate: Option<f64>,
 }
 
 /// One result.
@@ -145,7 +151,7 @@ pub fn recall(store: &Store, request: &RecallRequest) -> Result<RecallOutcome> {
         let cosine = cosine.map(|h| h.join().expect("the vector scan panicked"));
         (bm25, cosine)
     });
-    let bm25 = bm25?;
+    let mut bm25 = bm25?;
     let mut cosine_hits: Vec<(DocAddress, f32)> = Vec::new();
     let mut mode_used = mode;
     // Session context is for BM25 only: cosine is positive for nearly every
@@ -162,6 +168,11 @@ pub fn recall(store: &Store, request: &RecallRequest) -> Result<RecallOutcome> {
         }
         Some(Err(e)) => return Err(e),
     }
+    // A procedure's match counts as much as its runs went well, in each
+    // list before fusion (after it, a min-max scale would leave a close
+    // second with no relevance to weigh).
+    let mut rates = with_success_rates(index, &mut bm25)?;
+    rates.extend(with_success_rates(index, &mut cosine_hits)?);
     let cosine = cosine_hits;
     let (fused, fusion_name) = match (mode_used, cfg.fusion.as_str()) {
         (Mode::Bm25, _) => (fusion::weighted(&[&bm25], &[1.0]), "bm25"),
@@ -194,6 +205,7 @@ pub fn recall(store: &Store, request: &RecallRequest) -> Result<RecallOutcome> {
             parts.cosine = Some(*s);
             parts.vector_rank = Some(*rank);
         }
+        parts.success_rate = rates.get(&addr).copied();
         if parts.bm25.is_none() && parts.cosine.is_none_or(|c| f64::from(c) < cfg.min_cosine) {
             continue;
         }
@@ -455,9 +467,11 @@ fn list_by_salience(store: &Store, request: &RecallRequest) -> Result<RecallOutc
     };
     let mut hits = Vec::new();
     for doc in docs.iter().cloned() {
+        let rate = success_rate(doc.successes, doc.failures);
         let mut parts = ScoreParts {
-            relevance: salience(&doc),
+            relevance: salience(&doc) * rate.map_or(1.0, |r| 0.5 + r),
             fusion: "salience",
+            success_rate: rate,
             ..ScoreParts::default()
         };
         let score = final_score(
@@ -476,6 +490,33 @@ fn list_by_salience(store: &Store, request: &RecallRequest) -> Result<RecallOutc
         warnings: Vec::new(),
         mode_used: None,
     })
+}
+
+/// A procedure's success rate, when it has counted runs.
+fn success_rate(successes: u64, failures: u64) -> Option<f64> {
+    (successes + failures > 0).then(|| crate::memory::outcome::success_rate(successes, failures))
+}
+
+/// Scales each candidate's score by 0.5 plus its success rate (1 for a record
+/// with no counted runs) and sorts the list again; returns the rates.
+fn with_success_rates(
+    index: &crate::storage::index::TextIndex,
+    list: &mut [(DocAddress, f32)],
+) -> Result<HashMap<DocAddress, f64>> {
+    let addrs: Vec<DocAddress> = list.iter().map(|(a, _)| *a).collect();
+    let mut rates = HashMap::new();
+    for ((addr, score), (s, f)) in list.iter_mut().zip(index.runs(&addrs)?) {
+        if let Some(rate) = success_rate(s, f) {
+            rates.insert(*addr, rate);
+            if *score > 0.0 {
+                *score *= (0.5 + rate) as f32;
+            }
+        }
+    }
+    if !rates.is_empty() {
+        list.sort_by(|a, b| b.1.total_cmp(&a.1));
+    }
+    Ok(rates)
 }
 
 /// The final score: `relevance` mixed with recency, importance and

@@ -1,0 +1,376 @@
+//! The context block (`recall --format context`): what an agent is told it
+//! remembers, as a prompt block in priority order, within a token budget.
+//!
+//! With a query the sections are the facts (semantic records, grouped by
+//! subject when there are several), current working memory, procedures (as
+//! tips with their runs in words, or a warning for one that mostly failed)
+//! and recent episodes, each found by the query under the same filters (a
+//! session given keeps every section to that session). With no query it is
+//! a session start: facts, the latest session summary, working memory and
+//! tips; there a session names the working memory and the summary, and the
+//! facts and tips come from the whole scope (user and agent), since a new
+//! session has none of its own yet. A statement kept in several tiers is
+//! shown once, in the first section that holds it.
+//!
+//! A budget of N tokens (4 characters each) is filled in that order, and the
+//! first entry that does not fit ends the block: nothing of a lower section
+//! is shown while something of a higher one was left out. The last line says
+//! what was left out.
+
+use std::collections::HashSet;
+
+use crate::clock::format_time;
+use crate::error::Result;
+use crate::memory::maintain::consolidate::SUMMARY_TAG;
+use crate::memory::outcome;
+use crate::memory::recall::{self, Hit, RecallOutcome, RecallRequest};
+use crate::storage::index::{Filter, IndexedDoc, Validity};
+use crate::storage::naming;
+use crate::storage::record::Kind;
+use crate::storage::store::Store;
+
+/// Characters per token, as the budget counts them.
+pub const CHARS_PER_TOKEN: usize = 4;
+
+/// What a context block is asked for: the recall request (its filter's
+/// session names the working memory and summary), and the budget in tokens.
+#[derive(Debug, Clone)]
+pub struct ContextRequest {
+    pub recall: RecallRequest,
+    pub budget: Option<usize>,
+}
+
+/// One section of the block: its heading and its entries, in order.
+struct Section {
+    heading: &'static str,
+    /// The name of one entry, for the left-out line ("fact", "episode").
+    noun: &'static str,
+    entries: Vec<String>,
+}
+
+/// Builds the block; warnings (a model that failed) are returned beside it.
+pub fn build(store: &Store, request: &ContextRequest) -> Result<(String, Vec<String>)> {
+    let base = &request.recall;
+    let session = base.filter.session.clone();
+    let wants = |kind: Kind| base.filter.kinds.is_empty() || base.filter.kinds.contains(&kind);
+    // At a session start, everything but working memory comes from the
+    // whole scope.
+    let scope_filter = match base.query {
+        Some(_) => base.filter.clone(),
+        None => Filter {
+            session: None,
+            ..base.filter.clone()
+        },
+    };
+    let mut warnings = Vec::new();
+    let mut find = |kind: Kind, filter: &Filter, k: usize| -> Result<Vec<Hit>> {
+        if !wants(kind) {
+            return Ok(Vec::new());
+        }
+        let RecallOutcome {
+            hits, warnings: w, ..
+        } = recall::recall(
+            store,
+            &RecallRequest {
+                filter: Filter {
+                    kinds: vec![kind],
+                    ..filter.clone()
+                },
+                k,
+                one_per_statement: false,
+                ..base.clone()
+            },
+        )?;
+        warnings.extend(w);
+        Ok(hits)
+    };
+    let k = base.k;
+    let facts = find(Kind::Semantic, &scope_filter, k)?;
+    let working = match (&base.query, &session) {
+        // The session's working memory at its start, all of it: what the
+        // agent was tracking.
+        (None, Some(_)) if wants(Kind::Working) => {
+            let listed = recall::recall(
+                store,
+                &RecallRequest {
+                    query: None,
+                    filter: Filter {
+                        kinds: vec![Kind::Working],
+                        ..base.filter.clone()
+                    },
+                    k: store.vault().config().working.capacity.max(1),
+                    one_per_statement: false,
+                    ..base.clone()
+                },
+            )?;
+            listed.hits
+        }
+        (None, Some(_)) => Vec::new(),
+        _ => find(Kind::Working, &scope_filter, k)?,
+    };
+    let procedures = find(Kind::Procedural, &scope_filter, k.min(10))?;
+    let mut seen: HashSet<String> = HashSet::new();
+    let mut fresh = |content: &str| seen.insert(crate::models::rules::norm(content));
+    let mut sections: Vec<Section> = Vec::new();
+    sections.push(fact_section(&facts, &mut fresh));
+    if base.query.is_none() {
+        let summary = latest_summary(store, &scope_filter, session.as_deref(), base)?;
+        sections.push(Section {
+            heading: "## Last session",
+            noun: "summary",
+            entries: summary
+                .iter()
+                .filter(|d| fresh(&d.content))
+                .map(|d| format!("- [{}] {}\n", day(d), flat(&d.content)))
+                .collect(),
+        });
+    }
+    sections.push(Section {
+        heading: "## Working memory",
+        noun: "working entry",
+        entries: working
+            .iter()
+            .filter(|h| fresh(&h.doc.content))
+            .map(|h| format!("- {}\n", flat(&h.doc.content)))
+            .collect(),
+    });
+    sections.push(Section {
+        heading: if base.query.is_none() {
+            "## Tips"
+        } else {
+            "## Procedures"
+        },
+        noun: "procedure",
+        entries: procedures
+            .iter()
+            .filter(|h| fresh(&h.doc.content))
+            .map(|h| tip(&h.doc))
+            .collect(),
+    });
+    if base.query.is_some() {
+        let mut episodes = find(Kind::Episodic, &scope_filter, k)?;
+        episodes.sort_by_key(|h| std::cmp::Reverse(h.doc.created));
+        sections.push(Section {
+            heading: "## Recent episodes",
+            noun: "episode",
+            entries: episodes
+                .iter()
+                .filter(|h| fresh(&h.doc.content))
+                .map(|h| format!("- [{}] {}\n", day(&h.doc), flat(&h.doc.content)))
+                .collect(),
+        });
+    }
+    Ok((render(&sections, request.budget), warnings))
+}
+
+/// The facts, grouped by subject under `###` headings when there are several
+/// (each group's heading travels with its first entry).
+fn fact_section(facts: &[Hit], fresh: &mut impl FnMut(&str) -> bool) -> Section {
+    let facts: Vec<&Hit> = facts.iter().filter(|h| fresh(&h.doc.content)).collect();
+    let subject = |h: &Hit| h.doc.subject.clone().unwrap_or_default();
+    let mut order: Vec<String> = Vec::new();
+    for h in &facts {
+        if !order.contains(&subject(h)) {
+            order.push(subject(h));
+        }
+    }
+    let mut entries = Vec::new();
+    for s in &order {
+        let mut first = order.len() > 1;
+        for h in facts.iter().filter(|h| subject(h) == *s) {
+            let mut entry = String::new();
+            if first {
+                let label = if s.is_empty() { "general" } else { s };
+                entry.push_str(&format!("### {label}\n"));
+                first = false;
+            }
+            entry.push_str(&format!("- {}\n", fact_text(&h.doc)));
+            entries.push(entry);
+        }
+    }
+    Section {
+        heading: "## Facts",
+        noun: "fact",
+        entries,
+    }
+}
+
+/// A fact as the block shows it: a keyed fact as `key: value`.
+fn fact_text(doc: &IndexedDoc) -> String {
+    match &doc.key {
+        Some(key) => format!("{key}: {}", flat(&doc.content)),
+        None => flat(&doc.content),
+    }
+}
+
+/// A procedure as a tip with its record and how its runs went, or a warning
+/// when it mostly failed.
+fn tip(doc: &IndexedDoc) -> String {
+    let link = naming::wikilink(&doc.path);
+    let runs = doc.successes + doc.failures;
+    if outcome::mostly_failed(doc) {
+        return format!(
+            "- Warning, this mostly failed ({}): {} {link}\n",
+            outcome::runs_in_words(doc.successes, doc.failures),
+            flat(&doc.content)
+        );
+    }
+    if runs == 0 {
+        return format!("- {} {link}\n", flat(&doc.content));
+    }
+    format!(
+        "- {} ({}) {link}\n",
+        flat(&doc.content),
+        outcome::runs_in_words(doc.successes, doc.failures)
+    )
+}
+
+/// The newest current session summary in the scope (of the session, when one
+/// is named and has one).
+fn latest_summary(
+    store: &Store,
+    scope_filter: &Filter,
+    session: Option<&str>,
+    base: &RecallRequest,
+) -> Result<Option<IndexedDoc>> {
+    let filter = Filter {
+        kinds: vec![Kind::Episodic],
+        tags: vec![SUMMARY_TAG.into()],
+        validity: Validity::CurrentAt(base.now),
+        ..scope_filter.clone()
+    };
+    if let Some(s) = session {
+        let own = Filter {
+            session: Some(s.to_string()),
+            ..filter.clone()
+        };
+        if let Some(doc) = store.index().fetch_newest(&own, 1)?.pop() {
+            return Ok(Some(doc));
+        }
+    }
+    Ok(store.index().fetch_newest(&filter, 1)?.pop())
+}
+
+/// The block: each section with entries under its heading, within the budget
+/// (in characters: tokens × 4) when there is one, and the left-out line.
+fn render(sections: &[Section], budget: Option<usize>) -> String {
+    let Some(budget) = budget else {
+        let mut out = String::new();
+        for s in sections.iter().filter(|s| !s.entries.is_empty()) {
+            out.push_str(s.heading);
+            out.push('\n');
+            for e in &s.entries {
+                out.push_str(e);
+            }
+        }
+        return out;
+    };
+    let limit = budget.saturating_mul(CHARS_PER_TOKEN);
+    // Room for the closing line, so the whole block stays within the budget.
+    let reserve = 90;
+    let mut out = String::new();
+    let mut left_out: Vec<(usize, &str)> = Vec::new();
+    let mut full = false;
+    for s in sections.iter().filter(|s| !s.entries.is_empty()) {
+        let mut shown = 0;
+        for e in &s.entries {
+            let heading = if shown == 0 { s.heading.len() + 1 } else { 0 };
+            if full || out.len() + heading + e.len() + reserve > limit {
+                full = true;
+                break;
+            }
+            if shown == 0 {
+                out.push_str(s.heading);
+                out.push('\n');
+            }
+            out.push_str(e);
+            shown += 1;
+        }
+        if shown < s.entries.len() {
+            left_out.push((s.entries.len() - shown, s.noun));
+        }
+    }
+    if left_out.is_empty() {
+        out.push_str(&format!("(all shown within {budget} tokens)\n"));
+    } else {
+        let what: Vec<String> = left_out.iter().map(|(n, noun)| plural(*n, noun)).collect();
+        out.push_str(&format!(
+            "(left out to stay within {budget} tokens: {})\n",
+            what.join(", ")
+        ));
+    }
+    out
+}
+
+fn plural(n: usize, noun: &str) -> String {
+    match (n, noun) {
+        (1, _) => format!("1 {noun}"),
+        (_, "summary") => format!("{n} summaries"),
+        (_, "working entry") => format!("{n} working entries"),
+        _ => format!("{n} {noun}s"),
+    }
+}
+
+fn day(doc: &IndexedDoc) -> String {
+    format_time(&doc.created)[..10].to_string()
+}
+
+fn flat(content: &str) -> String {
+    content.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn section(heading: &'static str, noun: &'static str, n: usize, len: usize) -> Section {
+        Section {
+            heading,
+            noun,
+            entries: (0..n)
+                .map(|i| format!("- {i}{}\n", "x".repeat(len)))
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn a_budget_keeps_the_higher_sections_and_says_what_it_left_out() {
+        let sections = vec![
+            section("## Facts", "fact", 3, 20),
+            section("## Recent episodes", "episode", 10, 40),
+        ];
+        // 45 tokens: room for the three facts and the closing line only.
+        let block = render(&sections, Some(45));
+        assert!(block.len() <= 45 * CHARS_PER_TOKEN, "{block}");
+        assert_eq!(block.matches("- ").count(), 3, "{block}");
+        assert!(block.ends_with("(left out to stay within 45 tokens: 10 episodes)\n"));
+        // 60 tokens: one episode more.
+        let block = render(&sections, Some(60));
+        assert!(block.len() <= 60 * CHARS_PER_TOKEN, "{block}");
+        assert!(block.contains("## Recent episodes\n- 0"), "{block}");
+        assert!(block.ends_with("(left out to stay within 60 tokens: 9 episodes)\n"));
+        let all = render(&sections, Some(10_000));
+        assert!(all.ends_with("(all shown within 10000 tokens)\n"));
+        let none = render(&sections, Some(10));
+        assert!(none.contains("3 facts, 10 episodes"), "{none}");
+    }
+
+    #[test]
+    fn a_procedure_shows_its_runs_or_a_warning() {
+        let mut doc = IndexedDoc {
+            path: "procedural/deploy-abc123.md".into(),
+            content: "Deploy with make release".into(),
+            kind: "procedural".into(),
+            successes: 3,
+            failures: 1,
+            ..IndexedDoc::default()
+        };
+        assert_eq!(
+            tip(&doc),
+            "- Deploy with make release (3 of 4 runs succeeded) [[procedural/deploy-abc123]]\n"
+        );
+        doc.successes = 1;
+        doc.failures = 3;
+        assert!(tip(&doc).starts_with("- Warning, this mostly failed (1 of 4 runs succeeded)"));
+    }
+}
