@@ -217,6 +217,11 @@ pub const KNOWN_KEYS: [&str; 34] = [
     "meta",
 ];
 
+/// The tag of a session summary (an episode `consolidate --session` writes):
+/// what `--format context` shows as the last session and a transcript opens
+/// with.
+pub const SUMMARY_TAG: &str = "summary";
+
 /// A failure to parse a record file, with the 1-based line it concerns.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ParseError {

@@ -38,7 +38,7 @@ use crate::models::llm;
 use crate::models::rules::{self, Fact};
 use crate::storage::index::{Filter, IndexedDoc, Validity};
 use crate::storage::naming;
-use crate::storage::record::{Kind, Record, Status};
+use crate::storage::record::{Kind, Record, SUMMARY_TAG, Status};
 use crate::storage::store::{Change, Store};
 use crate::storage::vault::VaultLock;
 use crate::storage::writer;
@@ -819,10 +819,6 @@ fn plan_with_model(
     }
     Ok(plan)
 }
-
-/// The tag of a session summary: what `--format context` shows as the last
-/// session and a transcript opens with.
-pub const SUMMARY_TAG: &str = "summary";
 
 /// How many of a session's most recent turns `consolidate --session` leaves
 /// as they are unless told (`--keep`).

@@ -21,12 +21,11 @@ use std::collections::HashSet;
 
 use crate::clock::format_time;
 use crate::error::Result;
-use crate::memory::maintain::consolidate::SUMMARY_TAG;
 use crate::memory::outcome;
 use crate::memory::recall::{self, Hit, RecallOutcome, RecallRequest};
 use crate::storage::index::{Filter, IndexedDoc, Validity};
 use crate::storage::naming;
-use crate::storage::record::Kind;
+use crate::storage::record::{Kind, SUMMARY_TAG};
 use crate::storage::store::Store;
 
 /// Characters per token, as the budget counts them.

@@ -8,8 +8,8 @@
 //! `system` message, so what comes back is the summary and the turns kept.
 
 use crate::error::{Error, Result};
-use crate::memory::maintain::consolidate::SUMMARY_TAG;
 use crate::storage::index::{Filter, IndexedDoc};
+use crate::storage::record::SUMMARY_TAG;
 
 /// One message as the OpenAI chat API takes it.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
