@@ -111,6 +111,11 @@ async fn the_tools_are_listed_with_their_schemas_and_hints() {
         "forget",
         "consolidate",
         "prune",
+        "set",
+        "get",
+        "unset",
+        "outcome",
+        "context",
     ] {
         assert!(names.contains(&name), "{name} in {names:?}");
     }
@@ -293,6 +298,76 @@ async fn a_scoped_server_never_reaches_another_users_records() {
         .await;
     assert!(read.is_err(), "bob's file is not served: {read:?}");
     session.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn keyed_facts_outcomes_and_context_through_a_scoped_server() {
+    let env = Env::init();
+    env.engram()
+        .args(["set", "editor", "emacs", "--user", "bob"])
+        .ok();
+    let session = connect(&env, &["--user", "ana"]).await;
+    let set = ok(&session, "set", json!({"key": "editor", "value": "helix"})).await;
+    assert_eq!(set["value"], "helix");
+    let got = ok(&session, "get", json!({"key": "editor"})).await;
+    assert_eq!(got["value"], "helix");
+    assert_eq!(got["key"], "editor");
+    // The same answer as the command line, for the same scope.
+    let shell = env
+        .engram()
+        .args(["--json", "get", "editor", "--user", "ana"])
+        .ok()
+        .json();
+    assert_eq!(got, shell);
+    // Bob's value is out of reach, and a missing key is an error.
+    let message = refused(&session, "get", json!({"key": "editor", "user": "bob"})).await;
+    assert!(!message.contains("emacs"), "{message}");
+    let message = refused(&session, "get", json!({"key": "shell"})).await;
+    assert!(message.contains("never set"), "{message}");
+    // A value is required: the server never reads its own standard input.
+    let message = refused(&session, "set", json!({"key": "x"})).await;
+    assert!(message.contains("`value`"), "{message}");
+    ok(&session, "unset", json!({"key": "editor"})).await;
+    refused(&session, "get", json!({"key": "editor"})).await;
+    assert_eq!(
+        env.engram()
+            .args(["get", "editor", "--user", "bob"])
+            .ok()
+            .stdout,
+        "emacs\n"
+    );
+    // A procedure and its runs.
+    let added = ok(
+        &session,
+        "remember",
+        json!({"text": "Run the migrations before restarting the API", "raw": true, "kind": "procedural"}),
+    )
+    .await;
+    let id = added["mutations"][0]["id"].as_str().unwrap().to_string();
+    for result in ["success", "success", "failure"] {
+        ok(&session, "outcome", json!({"id": id, "result": result})).await;
+    }
+    let block = call(
+        &session,
+        "context",
+        json!({"query": "restart the API migrations", "budget": 200}),
+    )
+    .await;
+    let block = text(&block);
+    assert!(block.contains("2 of 3 runs succeeded"), "{block}");
+    assert!(block.contains("tokens"), "{block}");
+    // Bob's procedure is not ana's to count.
+    let (bobs, _) = env.capture(
+        "Restart the API with systemctl",
+        &["--kind", "procedural", "--user", "bob"],
+    );
+    refused(
+        &session,
+        "outcome",
+        json!({"id": bobs, "result": "success"}),
+    )
+    .await;
+    session.cancel().await.ok();
 }
 
 #[tokio::test]
