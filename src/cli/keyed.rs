@@ -134,24 +134,20 @@ pub fn unset(ctx: &Context, args: UnsetArgs, now: Timestamp) -> anyhow::Result<E
     let lock = store.vault().lock()?;
     let report = store.sync_locked(&lock, &NoProgress)?;
     ctx.out.sync_warnings(&report);
-    let Some(mutation) = keyed::unset(&mut store, &lock, &args.key, &scope, now)? else {
-        drop(lock);
+    let mutations = keyed::unset(&mut store, &lock, &args.key, &scope, now)?;
+    drop(lock);
+    if mutations.is_empty() {
         let why = keyed::why_missing(&store, &args.key, &scope, now, None)?;
         return Err(Error::Missing(format!("{why}; nothing to unset")).into());
-    };
-    drop(lock);
-    ctx.record_mutations(
-        &store,
-        "unset",
-        std::slice::from_ref(&mutation),
-        scope.session.as_deref(),
-    );
+    }
+    ctx.record_mutations(&store, "unset", &mutations, scope.session.as_deref());
     if ctx.out.json {
         ctx.out
-            .json(&json!({ "key": args.key, "mutations": [mutation] }));
+            .json(&json!({ "key": args.key, "mutations": mutations }));
     } else if !ctx.out.quiet {
-        ctx.out
-            .line(&format!("unset {} {}", args.key, mutation.path));
+        for m in &mutations {
+            ctx.out.line(&format!("unset {} {}", args.key, m.path));
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -124,6 +124,17 @@ pub fn value_at(
     scope: &KeyScope,
     validity: Validity,
 ) -> Result<Option<IndexedDoc>> {
+    Ok(values_at(store, key, scope, validity)?.into_iter().next())
+}
+
+/// Every record of `key` in the scope valid under `validity`, newest first:
+/// one, unless a person copied a key's file by hand.
+fn values_at(
+    store: &Store,
+    key: &str,
+    scope: &KeyScope,
+    validity: Validity,
+) -> Result<Vec<IndexedDoc>> {
     let filter = Filter {
         key: Some(key.to_string()),
         ..Scope::of(scope.user.as_deref(), scope.agent.as_deref())
@@ -136,7 +147,7 @@ pub fn value_at(
         .filter(|d| scope.admits(d))
         .collect();
     docs.sort_by(|a, b| b.created.cmp(&a.created).then(b.id.cmp(&a.id)));
-    Ok(docs.into_iter().next())
+    Ok(docs)
 }
 
 /// Why a key has no current value, in words for the error a `get` gives.
@@ -202,8 +213,10 @@ pub fn set(
             "the value for '{key}' is empty; give a value, or `engram unset {key}` to remove it"
         )));
     }
-    let current = value_at(store, key, scope, Validity::CurrentAt(now))?;
+    let all = values_at(store, key, scope, Validity::CurrentAt(now))?;
+    let current = all.first().cloned();
     if let Some(doc) = &current
+        && all.len() == 1
         && doc.content == value
         && ttl.is_none()
         && doc.expires.is_none()
@@ -247,7 +260,7 @@ pub fn set(
     if let Some(doc) = &current {
         superseded = truth::retire(
             store,
-            std::slice::from_ref(doc),
+            &all,
             &Ending::Superseded {
                 by: naming::wikilink(&mutation.path),
             },
@@ -272,23 +285,25 @@ pub fn set(
     })
 }
 
-/// Invalidates the current value of `key` in the scope; `None` when it has
-/// none. The caller holds the lock and has synced the store.
+/// Invalidates the current value of `key` in the scope (the newest first, then
+/// any copy a person made by hand); empty when it has none. The caller holds
+/// the lock and has synced the store.
 pub fn unset(
     store: &mut Store,
     _lock: &VaultLock,
     key: &str,
     scope: &KeyScope,
     now: Timestamp,
-) -> Result<Option<Mutation>> {
+) -> Result<Vec<Mutation>> {
     check_key(key)?;
-    let Some(doc) = value_at(store, key, scope, Validity::CurrentAt(now))? else {
-        return Ok(None);
-    };
+    let all = values_at(store, key, scope, Validity::CurrentAt(now))?;
+    if all.is_empty() {
+        return Ok(Vec::new());
+    }
     let mut changes = Vec::new();
     let mut ended = truth::retire(
         store,
-        std::slice::from_ref(&doc),
+        &all,
         &Ending::Invalidated {
             by: format!("engram unset {key}"),
         },
@@ -298,10 +313,10 @@ pub fn unset(
         &mut changes,
     )?;
     store.apply(changes, false)?;
-    Ok(ended.pop().map(|mut m| {
+    for m in &mut ended {
         m.op = "DELETE";
-        m
-    }))
+    }
+    Ok(ended)
 }
 
 #[cfg(test)]

@@ -188,6 +188,83 @@ fn a_ttl_expires_a_key_and_unset_removes_it() {
 }
 
 #[test]
+fn a_hand_edited_key_is_read_and_a_hand_made_copy_ends_with_the_next_set() {
+    let env = Env::init();
+    let v = set(&env, &at(1, 9), &["db.host", "db1.internal"]);
+    let path = v["mutations"][0]["path"].as_str().unwrap().to_string();
+    // A person edits the value in Obsidian, then copies the note.
+    let text = env.read(&path).replace("db1.internal", "db2.internal");
+    env.edit(&path, &text);
+    assert_eq!(get(&env, &at(1, 10), &["db.host"]).1, "db2.internal\n");
+    let copy = text
+        .replace(v["id"].as_str().unwrap(), "01handmadecopy000000000000")
+        .replace("db2.internal", "db3.internal")
+        .replace(
+            "created: 2026-10-01T09:00:00Z",
+            "created: 2026-10-01T09:30:00Z",
+        );
+    env.write("semantic/keys/db-host-copy.md", &copy);
+    assert_eq!(get(&env, &at(1, 10), &["db.host"]).1, "db3.internal\n");
+    let updated = set(&env, &at(1, 11), &["db.host", "db4.internal"]);
+    assert_eq!(updated["mutations"][0]["op"], "UPDATE");
+    let active: Vec<String> = env
+        .list(&["--kind", "semantic"])
+        .iter()
+        .map(|r| r["content"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(active, ["db4.internal"]);
+    env.engram()
+        .env("ENGRAM_NOW", at(1, 12))
+        .args(["--json", "unset", "db.host"])
+        .ok();
+    assert!(env.list(&["--kind", "semantic"]).is_empty());
+}
+
+#[test]
+fn maintenance_never_merges_the_values_of_two_keys() {
+    let env = Env::init();
+    for key in ["feature.search", "feature.export", "feature.sync"] {
+        set(&env, &at(1, 9), &[key, "enabled", "--user", "ana"]);
+    }
+    for session in ["s1", "s2"] {
+        set(
+            &env,
+            &at(1, 9),
+            &["mood", "cheerful", "--user", "ana", "--session", session],
+        );
+    }
+    for command in ["prune", "consolidate"] {
+        env.engram()
+            .env("ENGRAM_NOW", at(2, 9))
+            .args([command, "--user", "ana"])
+            .args(if command == "consolidate" {
+                &["--force"][..]
+            } else {
+                &[][..]
+            })
+            .ok();
+    }
+    for key in ["feature.search", "feature.export", "feature.sync"] {
+        assert_eq!(
+            get(&env, &at(3, 9), &[key, "--user", "ana"]).1,
+            "enabled\n",
+            "{key}"
+        );
+    }
+    for session in ["s1", "s2"] {
+        assert_eq!(
+            get(
+                &env,
+                &at(3, 9),
+                &["mood", "--user", "ana", "--session", session]
+            )
+            .1,
+            "cheerful\n"
+        );
+    }
+}
+
+#[test]
 fn keys_and_values_are_checked_and_a_value_can_be_piped() {
     let env = Env::init();
     env.engram()

@@ -50,6 +50,14 @@ pub fn is_protected(doc: &IndexedDoc) -> bool {
         || doc.importance.unwrap_or(0.0) >= 0.8
 }
 
+/// What a fact is a statement of, for merging: its subject, and for a keyed
+/// fact its key and session. Values of two keys, or of one key in two
+/// sessions, are never duplicates, however alike their text.
+fn slot(doc: &IndexedDoc) -> (Option<&str>, Option<&str>, Option<&str>) {
+    let key = doc.key.as_deref();
+    (doc.subject.as_deref(), key, key.and(doc.session.as_deref()))
+}
+
 /// How strong a fact is: the one that survives a merge.
 fn strength(doc: &IndexedDoc) -> f64 {
     doc.reinforced as f64 * 0.1
@@ -357,7 +365,7 @@ fn merges_by_rules(
         }
         let mut group = vec![i];
         for j in i + 1..facts.len() {
-            if used[j] || facts[i].subject != facts[j].subject {
+            if used[j] || slot(&facts[i]) != slot(&facts[j]) {
                 continue;
             }
             let a = &facts[i].content;
@@ -433,9 +441,8 @@ fn merges_by_model(
                     .collect()
             })
             .unwrap_or_default();
-        let subjects: HashSet<Option<&str>> =
-            ids.iter().map(|i| facts[*i].subject.as_deref()).collect();
-        if ids.len() >= 2 && subjects.len() == 1 {
+        let slots: HashSet<_> = ids.iter().map(|i| slot(&facts[*i])).collect();
+        if ids.len() >= 2 && slots.len() == 1 {
             let reason = format!(
                 "model {}: {}",
                 model.name(),
