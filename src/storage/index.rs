@@ -247,6 +247,9 @@ pub struct Fields {
     pub successes: Field,
     pub failures: Field,
     pub last_outcome: Field,
+    /// The body as said, when it is more than the content (spaces or breaks
+    /// around it): a transcript gives messages back whole.
+    pub verbatim: Field,
     pub invalidated_by: Field,
     pub reason: Field,
     /// The record's exact scope, [`scope_key`] of its user and agent.
@@ -315,6 +318,7 @@ fn build_schema() -> (Schema, Fields) {
         successes: b.add_u64_field("successes", FAST | STORED),
         failures: b.add_u64_field("failures", FAST | STORED),
         last_outcome: b.add_text_field("last_outcome", STORED),
+        verbatim: b.add_text_field("verbatim", STORED),
         invalidated_by: b.add_text_field("invalidated_by", STORED),
         reason: b.add_text_field("reason", STORED),
         scope: b.add_text_field("scope", STRING),
@@ -415,6 +419,8 @@ pub struct IndexedDoc {
     pub successes: u64,
     pub failures: u64,
     pub last_outcome: Option<String>,
+    /// The body as said, when spaces or breaks surround the content.
+    pub verbatim: Option<String>,
     pub invalidated_by: Option<String>,
     pub reason: Option<String>,
 }
@@ -816,6 +822,9 @@ impl TextIndex {
             doc.add_u64(f.consolidated, 1);
         }
         doc.add_u64(f.reinforced, r.reinforced.unwrap_or(0));
+        if r.verbatim() != r.content() {
+            doc.add_text(f.verbatim, r.verbatim());
+        }
         doc.add_u64(f.successes, r.successes.unwrap_or(0));
         doc.add_u64(f.failures, r.failures.unwrap_or(0));
         doc
@@ -1296,6 +1305,7 @@ impl TextIndex {
                 .and_then(|v| v.as_u64())
                 .unwrap_or(0),
             last_outcome: text(f.last_outcome),
+            verbatim: text(f.verbatim),
             invalidated_by: text(f.invalidated_by),
             reason: text(f.reason),
         })

@@ -383,6 +383,18 @@ impl Record {
         self.body.trim()
     }
 
+    /// The body as said: without the one line break that ends the file (a
+    /// message kept whole has its own spaces and breaks).
+    pub fn verbatim(&self) -> &str {
+        self.body.strip_suffix('\n').unwrap_or(&self.body)
+    }
+
+    /// Sets the body to `text` as given, spaces and breaks kept, ended by a
+    /// line break.
+    pub fn set_verbatim(&mut self, text: &str) {
+        self.body = format!("{text}\n");
+    }
+
     /// Ends the record at `now` with `status` (superseded, invalidated,
     /// archived) and why: it stops being valid then (an earlier end is kept)
     /// and is marked updated. Every ending goes through here, so none lacks a

@@ -453,7 +453,12 @@ fn chat() -> Vec<Value> {
                 format!("Question {i}: what about Porto in spring?\nAnd Lisbon?"),
             )
         } else if i == 10 {
-            ("assistant", "Long answer. ".repeat(120).trim().to_string())
+            ("assistant", "Long answer. ".repeat(120))
+        } else if i == 12 {
+            (
+                "assistant",
+                "  indented, with a blank line after\n\n".to_string(),
+            )
         } else {
             (
                 "assistant",

@@ -211,11 +211,13 @@ pub fn parse_chat(input: &str, assistant_chars: Option<usize>) -> Result<Vec<Cap
             return Err(bad(&format!("message {} is {why}", i + 1)));
         }
         let content = match (role, assistant_chars) {
-            (_, None) | ("user", _) => content.trim().to_string(),
+            // A transcript keeps the message as said.
+            (_, None) => content,
+            ("user", _) => content.trim().to_string(),
             ("assistant", Some(chars)) => content.trim().chars().take(chars).collect(),
             _ => continue,
         };
-        if content.is_empty() {
+        if content.trim().is_empty() {
             continue;
         }
         items.push(CaptureItem {
@@ -308,6 +310,10 @@ pub fn build_record(
     r.tags = tags;
     r.meta = item.meta.clone();
     r.role = item.role.clone();
+    if r.role.is_some() {
+        // A message is kept as said, spaces and breaks around it too.
+        r.set_verbatim(&item.content);
+    }
     // The CLI checks that the expiry is writable; a TTL too long for that
     // (only reachable through the library) gives no expiry rather than a panic.
     r.expires = defaults

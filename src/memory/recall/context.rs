@@ -61,53 +61,72 @@ pub fn build(store: &Store, request: &ContextRequest) -> Result<(String, Vec<Str
             ..base.filter.clone()
         },
     };
-    let mut warnings = Vec::new();
-    let mut find = |kind: Kind, filter: &Filter, k: usize| -> Result<Vec<Hit>> {
-        if !wants(kind) {
-            return Ok(Vec::new());
-        }
-        let RecallOutcome {
-            hits, warnings: w, ..
-        } = recall::recall(
-            store,
-            &RecallRequest {
-                filter: Filter {
-                    kinds: vec![kind],
-                    ..filter.clone()
-                },
-                k,
-                one_per_statement: false,
-                ..base.clone()
-            },
-        )?;
-        warnings.extend(w);
-        Ok(hits)
-    };
+    // Each section's recall; they run at once, each on a thread of its own.
     let k = base.k;
-    let facts = find(Kind::Semantic, &scope_filter, k)?;
+    let of_kind = |kind: Kind, filter: &Filter, query: Option<String>, k: usize| {
+        wants(kind).then(|| RecallRequest {
+            query,
+            filter: Filter {
+                kinds: vec![kind],
+                ..filter.clone()
+            },
+            k,
+            one_per_statement: false,
+            ..base.clone()
+        })
+    };
     let working = match (&base.query, &session) {
         // The session's working memory at its start, all of it: what the
         // agent was tracking.
-        (None, Some(_)) if wants(Kind::Working) => {
-            let listed = recall::recall(
-                store,
-                &RecallRequest {
-                    query: None,
-                    filter: Filter {
-                        kinds: vec![Kind::Working],
-                        ..base.filter.clone()
-                    },
-                    k: store.vault().config().working.capacity.max(1),
-                    one_per_statement: false,
-                    ..base.clone()
-                },
-            )?;
-            listed.hits
-        }
-        (None, Some(_)) => Vec::new(),
-        _ => find(Kind::Working, &scope_filter, k)?,
+        (None, Some(_)) => of_kind(
+            Kind::Working,
+            &base.filter,
+            None,
+            store.vault().config().working.capacity.max(1),
+        ),
+        _ => of_kind(Kind::Working, &scope_filter, base.query.clone(), k),
     };
-    let procedures = find(Kind::Procedural, &scope_filter, k.min(10))?;
+    let requests = [
+        of_kind(Kind::Semantic, &scope_filter, base.query.clone(), k),
+        working,
+        of_kind(
+            Kind::Procedural,
+            &scope_filter,
+            base.query.clone(),
+            k.min(10),
+        ),
+        base.query
+            .as_ref()
+            .and_then(|_| of_kind(Kind::Episodic, &scope_filter, base.query.clone(), k)),
+    ];
+    let outcomes: Vec<Result<RecallOutcome>> = std::thread::scope(|scope| {
+        let running: Vec<_> = requests
+            .iter()
+            .map(|r| scope.spawn(move || r.as_ref().map(|r| recall::recall(store, r))))
+            .collect();
+        running
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .expect("a section's recall panicked")
+                    .unwrap_or_else(|| Ok(RecallOutcome::default()))
+            })
+            .collect()
+    });
+    let mut warnings = Vec::new();
+    let mut found: Vec<Vec<Hit>> = Vec::with_capacity(4);
+    for outcome in outcomes {
+        let outcome = outcome?;
+        for w in outcome.warnings {
+            if !warnings.contains(&w) {
+                warnings.push(w);
+            }
+        }
+        found.push(outcome.hits);
+    }
+    let mut found = found.into_iter();
+    let mut next = || found.next().unwrap_or_default();
+    let (facts, working, procedures, mut episodes) = (next(), next(), next(), next());
     let mut seen: HashSet<String> = HashSet::new();
     let mut fresh = |content: &str| seen.insert(crate::models::rules::norm(content));
     let mut sections: Vec<Section> = Vec::new();
@@ -147,7 +166,6 @@ pub fn build(store: &Store, request: &ContextRequest) -> Result<(String, Vec<Str
             .collect(),
     });
     if base.query.is_some() {
-        let mut episodes = find(Kind::Episodic, &scope_filter, k)?;
         episodes.sort_by_key(|h| std::cmp::Reverse(h.doc.created));
         sections.push(Section {
             heading: "## Recent episodes",

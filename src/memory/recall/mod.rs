@@ -415,8 +415,9 @@ fn vector_candidates(
         .embed(&[query.to_string()])?
         .pop()
         .ok_or_else(|| Error::Index("the embedder returned no vector".into()))?;
-    // The best rows first, then which of them are live and pass the filter;
-    // only when too few do, every live key is listed and the scan repeated.
+    // Else the best rows first, then which of them are live and pass the
+    // filter; only when too few do, every live key is listed and the scan
+    // repeated.
     let m = (limit * 2).max(64);
     let hits = |top: &[(f32, u64, u64)], live: &VectorKeys| -> Vec<(DocAddress, f32)> {
         top.iter()
@@ -428,6 +429,16 @@ fn vector_candidates(
             .take(limit)
             .collect()
     };
+    // A filter that keeps a small part of the vault (one small tier, one
+    // session) lists its keys and scans only their rows.
+    let matching = store.index().count(filter)?;
+    if matching.saturating_mul(4) < file.len() {
+        let live = store.index().vector_keys(filter)?;
+        let top = file.top(&vector, limit, |k, c| {
+            live.get(&k).is_some_and(|(_, ckey)| *ckey == c)
+        });
+        return Ok(hits(&top, &live));
+    }
     let top = file.top(&vector, m, |_, _| true);
     let keys: Vec<u64> = top.iter().map(|t| t.1).collect();
     let first = hits(&top, &store.index().vector_docs(filter, &keys)?);

@@ -46,7 +46,7 @@ pub fn transcript(
         })
         .chain(messages.into_iter().map(|d| Message {
             role: d.role.unwrap_or_default(),
-            content: d.content,
+            content: d.verbatim.unwrap_or(d.content),
         }))
         .collect();
     if let Some(n) = last {
