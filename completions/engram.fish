@@ -77,9 +77,9 @@ complete -c engram -n "__fish_engram_using_subcommand capture" -l subject -d 'Wh
 complete -c engram -n "__fish_engram_using_subcommand capture" -l importance -d '0 to 1' -r
 complete -c engram -n "__fish_engram_using_subcommand capture" -l tags -d 'Comma-separated tags' -r
 complete -c engram -n "__fish_engram_using_subcommand capture" -l ttl -d 'Expire after this long (30d, 12h, 2w)' -r
-complete -c engram -n "__fish_engram_using_subcommand capture" -l assistant-chars -d 'Characters kept of each assistant message with --input chat' -r
+complete -c engram -n "__fish_engram_using_subcommand capture" -l assistant-chars -d 'Characters of each assistant message read for facts with --input chat (--raw keeps every message whole, as a transcript)' -r
 complete -c engram -n "__fish_engram_using_subcommand capture" -l vault -d 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)' -r -F
-complete -c engram -n "__fish_engram_using_subcommand capture" -l raw -d 'Store as given: no extraction, one record per input or JSONL line'
+complete -c engram -n "__fish_engram_using_subcommand capture" -l raw -d 'Store as given: no extraction, one record per input, JSONL line or chat message (with its role: a transcript, see recall --format transcript)'
 complete -c engram -n "__fish_engram_using_subcommand capture" -l dry-run -d 'Plan only: print what would be written, write nothing'
 complete -c engram -n "__fish_engram_using_subcommand capture" -l explain -d 'Say why each mutation happens'
 complete -c engram -n "__fish_engram_using_subcommand capture" -l json -d 'Print one JSON document on stdout'
@@ -103,9 +103,9 @@ complete -c engram -n "__fish_engram_using_subcommand remember" -l subject -d 'W
 complete -c engram -n "__fish_engram_using_subcommand remember" -l importance -d '0 to 1' -r
 complete -c engram -n "__fish_engram_using_subcommand remember" -l tags -d 'Comma-separated tags' -r
 complete -c engram -n "__fish_engram_using_subcommand remember" -l ttl -d 'Expire after this long (30d, 12h, 2w)' -r
-complete -c engram -n "__fish_engram_using_subcommand remember" -l assistant-chars -d 'Characters kept of each assistant message with --input chat' -r
+complete -c engram -n "__fish_engram_using_subcommand remember" -l assistant-chars -d 'Characters of each assistant message read for facts with --input chat (--raw keeps every message whole, as a transcript)' -r
 complete -c engram -n "__fish_engram_using_subcommand remember" -l vault -d 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)' -r -F
-complete -c engram -n "__fish_engram_using_subcommand remember" -l raw -d 'Store as given: no extraction, one record per input or JSONL line'
+complete -c engram -n "__fish_engram_using_subcommand remember" -l raw -d 'Store as given: no extraction, one record per input, JSONL line or chat message (with its role: a transcript, see recall --format transcript)'
 complete -c engram -n "__fish_engram_using_subcommand remember" -l dry-run -d 'Plan only: print what would be written, write nothing'
 complete -c engram -n "__fish_engram_using_subcommand remember" -l explain -d 'Say why each mutation happens'
 complete -c engram -n "__fish_engram_using_subcommand remember" -l json -d 'Print one JSON document on stdout'

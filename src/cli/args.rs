@@ -246,7 +246,8 @@ pub struct CaptureArgs {
     /// Expire after this long (30d, 12h, 2w).
     #[arg(long, value_name = "DURATION")]
     pub ttl: Option<String>,
-    /// Store as given: no extraction, one record per input or JSONL line.
+    /// Store as given: no extraction, one record per input, JSONL line or chat
+    /// message (with its role: a transcript, see recall --format transcript).
     #[arg(long)]
     pub raw: bool,
     /// Plan only: print what would be written, write nothing.
@@ -255,7 +256,8 @@ pub struct CaptureArgs {
     /// Say why each mutation happens.
     #[arg(long)]
     pub explain: bool,
-    /// Characters kept of each assistant message with --input chat.
+    /// Characters of each assistant message read for facts with --input chat
+    /// (--raw keeps every message whole, as a transcript).
     #[arg(long, default_value_t = 500, value_name = "N")]
     pub assistant_chars: usize,
 }

@@ -238,10 +238,17 @@ pub fn doc_json(doc: &IndexedDoc, score: Option<f64>, explain: Option<&ScorePart
         ("user", &doc.user),
         ("agent", &doc.agent),
         ("session", &doc.session),
+        ("key", &doc.key),
+        ("role", &doc.role),
+        ("last_outcome", &doc.last_outcome),
     ] {
         if let Some(value) = value {
             obj.insert(key.into(), json!(value));
         }
+    }
+    if doc.successes + doc.failures > 0 {
+        obj.insert("successes".into(), json!(doc.successes));
+        obj.insert("failures".into(), json!(doc.failures));
     }
     if !doc.tags.is_empty() {
         obj.insert("tags".into(), json!(doc.tags));

@@ -483,24 +483,21 @@ fn transcript(env: &Env, args: &[&str]) -> Vec<Value> {
         .clone()
 }
 
+/// Captures messages as a transcript of ana's session `trip`.
+fn capture_chat(env: &Env, messages: &[Value]) {
+    env.engram()
+        .env("ENGRAM_NOW", at(1, 9))
+        .args(["capture", "--input", "chat", "--raw", "--session", "trip"])
+        .args(["--user", "ana"])
+        .stdin(serde_json::to_string(messages).unwrap())
+        .ok();
+}
+
 #[test]
 fn a_chat_round_trips_as_a_transcript_and_resumes_after_consolidation() {
     let env = Env::init();
     let messages = chat();
-    env.engram()
-        .env("ENGRAM_NOW", at(1, 9))
-        .args([
-            "capture",
-            "--input",
-            "chat",
-            "--raw",
-            "--session",
-            "trip",
-            "--user",
-            "ana",
-        ])
-        .stdin(serde_json::to_string(&messages).unwrap())
-        .ok();
+    capture_chat(&env, &messages);
     // Each message is a record with a flat role.
     let files = env.md_files();
     assert_eq!(files.len(), 20, "{files:?}");
@@ -515,20 +512,7 @@ fn a_chat_round_trips_as_a_transcript_and_resumes_after_consolidation() {
     assert!(transcript(&env, &["--session", "trip", "--user", "bob"]).is_empty());
     // More messages later continue the order.
     let more = vec![json!({"role": "user", "content": "Book Porto then."})];
-    env.engram()
-        .env("ENGRAM_NOW", at(1, 9))
-        .args([
-            "capture",
-            "--input",
-            "chat",
-            "--raw",
-            "--session",
-            "trip",
-            "--user",
-            "ana",
-        ])
-        .stdin(serde_json::to_string(&more).unwrap())
-        .ok();
+    capture_chat(&env, &more);
     let all = transcript(&env, &["--session", "trip"]);
     assert_eq!(all.len(), 21);
     assert_eq!(all[20], more[0]);
