@@ -41,8 +41,8 @@ pub fn run(ctx: &Context, args: RecallArgs, now: Timestamp) -> anyhow::Result<Ex
         one_per_statement: true,
     };
     let format = match (ctx.out.json, args.format) {
-        // A transcript is JSON already.
-        (_, Format::Transcript) => Format::Transcript,
+        // A transcript is JSON already; a context block becomes a JSON document.
+        (_, Format::Transcript | Format::Context) => args.format,
         (true, _) => Format::Json,
         (false, format) => format,
     };
@@ -75,12 +75,20 @@ pub fn run(ctx: &Context, args: RecallArgs, now: Timestamp) -> anyhow::Result<Ex
             recall: request,
             budget: args.budget,
         };
-        let (report, (block, warnings)) = store.sync_while(|s| context::build(s, &request))?;
+        let (report, block) = store.sync_while(|s| context::build(s, &request))?;
         ctx.out.sync_warnings(&report);
-        for w in &warnings {
+        for w in &block.warnings {
             ctx.out.warn(w);
         }
-        ctx.out.print(&block);
+        if ctx.out.json {
+            ctx.out.json(&json!({
+                "context": block.text,
+                "budget": args.budget,
+                "sections": block.sections,
+            }));
+        } else {
+            ctx.out.print(&block.text);
+        }
         return Ok(ExitCode::SUCCESS);
     }
     // The search runs while the vault is compared with the index.

@@ -424,6 +424,24 @@ fn a_budget_keeps_the_users_facts_and_drops_episodes_first() {
         "{small}"
     );
     assert!(!last.contains("fact"), "{small}");
+    // --json: the same block, with what each section showed and left out.
+    let json = env
+        .engram()
+        .env("ENGRAM_NOW", day(21))
+        .args(["--json", "recall", "--format", "context", "--user", "ana"])
+        .args(["--budget", "80", "lisbon garden peanuts nurse"])
+        .ok()
+        .json();
+    assert_eq!(json["context"], small.as_str());
+    assert_eq!(json["budget"], 80);
+    let sections = json["sections"].as_array().unwrap();
+    assert_eq!(sections[0]["section"], "facts");
+    assert_eq!(sections[0]["left_out"], 0);
+    let episodes = sections
+        .iter()
+        .find(|s| s["section"] == "episodes")
+        .unwrap();
+    assert!(episodes["left_out"].as_u64().unwrap() > 0, "{json}");
     let big = block("5000");
     assert!(big.contains("## Recent episodes"), "{big}");
     assert!(big.lines().last().unwrap().contains("all shown"), "{big}");

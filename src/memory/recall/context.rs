@@ -39,16 +39,37 @@ pub struct ContextRequest {
     pub budget: Option<usize>,
 }
 
+/// A context block: its text, and what each section showed and left out.
+#[derive(Debug, Clone, Default, serde::Serialize)]
+pub struct ContextBlock {
+    pub text: String,
+    pub sections: Vec<SectionCount>,
+    /// Warnings (a model that failed, a fallback taken).
+    #[serde(skip)]
+    pub warnings: Vec<String>,
+}
+
+/// How many entries of one section the block shows, and leaves out.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct SectionCount {
+    /// `facts`, `last_session`, `working_memory`, `procedures`, `tips` or `episodes`.
+    pub section: &'static str,
+    pub shown: usize,
+    pub left_out: usize,
+}
+
 /// One section of the block: its heading and its entries, in order.
 struct Section {
+    /// The section's name in JSON.
+    name: &'static str,
     heading: &'static str,
     /// The name of one entry, for the left-out line ("fact", "episode").
     noun: &'static str,
     entries: Vec<String>,
 }
 
-/// Builds the block; warnings (a model that failed) are returned beside it.
-pub fn build(store: &Store, request: &ContextRequest) -> Result<(String, Vec<String>)> {
+/// Builds the block.
+pub fn build(store: &Store, request: &ContextRequest) -> Result<ContextBlock> {
     let base = &request.recall;
     let session = base.filter.session.clone();
     let wants = |kind: Kind| base.filter.kinds.is_empty() || base.filter.kinds.contains(&kind);
@@ -134,6 +155,7 @@ pub fn build(store: &Store, request: &ContextRequest) -> Result<(String, Vec<Str
     if base.query.is_none() {
         let summary = latest_summary(store, &scope_filter, session.as_deref(), base)?;
         sections.push(Section {
+            name: "last_session",
             heading: "## Last session",
             noun: "summary",
             entries: summary
@@ -144,6 +166,7 @@ pub fn build(store: &Store, request: &ContextRequest) -> Result<(String, Vec<Str
         });
     }
     sections.push(Section {
+        name: "working_memory",
         heading: "## Working memory",
         noun: "working entry",
         entries: working
@@ -153,6 +176,11 @@ pub fn build(store: &Store, request: &ContextRequest) -> Result<(String, Vec<Str
             .collect(),
     });
     sections.push(Section {
+        name: if base.query.is_none() {
+            "tips"
+        } else {
+            "procedures"
+        },
         heading: if base.query.is_none() {
             "## Tips"
         } else {
@@ -168,6 +196,7 @@ pub fn build(store: &Store, request: &ContextRequest) -> Result<(String, Vec<Str
     if base.query.is_some() {
         episodes.sort_by_key(|h| std::cmp::Reverse(h.doc.created));
         sections.push(Section {
+            name: "episodes",
             heading: "## Recent episodes",
             noun: "episode",
             entries: episodes
@@ -177,7 +206,12 @@ pub fn build(store: &Store, request: &ContextRequest) -> Result<(String, Vec<Str
                 .collect(),
         });
     }
-    Ok((render(&sections, request.budget), warnings))
+    let (text, sections) = render(&sections, request.budget);
+    Ok(ContextBlock {
+        text,
+        sections,
+        warnings,
+    })
 }
 
 /// The facts, grouped by subject under `###` headings when there are several
@@ -206,6 +240,7 @@ fn fact_section(facts: &[Hit], fresh: &mut impl FnMut(&str) -> bool) -> Section 
         }
     }
     Section {
+        name: "facts",
         heading: "## Facts",
         noun: "fact",
         entries,
@@ -270,29 +305,19 @@ fn latest_summary(
 
 /// The block: each section with entries under its heading, within the budget
 /// (in characters: tokens × 4) when there is one, and the left-out line.
-fn render(sections: &[Section], budget: Option<usize>) -> String {
-    let Some(budget) = budget else {
-        let mut out = String::new();
-        for s in sections.iter().filter(|s| !s.entries.is_empty()) {
-            out.push_str(s.heading);
-            out.push('\n');
-            for e in &s.entries {
-                out.push_str(e);
-            }
-        }
-        return out;
-    };
-    let limit = budget.saturating_mul(CHARS_PER_TOKEN);
+fn render(sections: &[Section], budget: Option<usize>) -> (String, Vec<SectionCount>) {
     // Room for the closing line, so the whole block stays within the budget.
     let reserve = 90;
+    let limit = budget.map_or(usize::MAX, |b| b.saturating_mul(CHARS_PER_TOKEN));
     let mut out = String::new();
     let mut left_out: Vec<(usize, &str)> = Vec::new();
+    let mut counts = Vec::new();
     let mut full = false;
     for s in sections.iter().filter(|s| !s.entries.is_empty()) {
         let mut shown = 0;
         for e in &s.entries {
             let heading = if shown == 0 { s.heading.len() + 1 } else { 0 };
-            if full || out.len() + heading + e.len() + reserve > limit {
+            if full || (out.len() + heading + e.len()).saturating_add(reserve) > limit {
                 full = true;
                 break;
             }
@@ -306,7 +331,15 @@ fn render(sections: &[Section], budget: Option<usize>) -> String {
         if shown < s.entries.len() {
             left_out.push((s.entries.len() - shown, s.noun));
         }
+        counts.push(SectionCount {
+            section: s.name,
+            shown,
+            left_out: s.entries.len() - shown,
+        });
     }
+    let Some(budget) = budget else {
+        return (out, counts);
+    };
     if left_out.is_empty() {
         out.push_str(&format!("(all shown within {budget} tokens)\n"));
     } else {
@@ -316,7 +349,7 @@ fn render(sections: &[Section], budget: Option<usize>) -> String {
             what.join(", ")
         ));
     }
-    out
+    (out, counts)
 }
 
 fn plural(n: usize, noun: &str) -> String {
@@ -342,6 +375,7 @@ mod tests {
 
     fn section(heading: &'static str, noun: &'static str, n: usize, len: usize) -> Section {
         Section {
+            name: noun,
             heading,
             noun,
             entries: (0..n)
@@ -357,18 +391,18 @@ mod tests {
             section("## Recent episodes", "episode", 10, 40),
         ];
         // 45 tokens: room for the three facts and the closing line only.
-        let block = render(&sections, Some(45));
+        let block = render(&sections, Some(45)).0;
         assert!(block.len() <= 45 * CHARS_PER_TOKEN, "{block}");
         assert_eq!(block.matches("- ").count(), 3, "{block}");
         assert!(block.ends_with("(left out to stay within 45 tokens: 10 episodes)\n"));
         // 60 tokens: one episode more.
-        let block = render(&sections, Some(60));
+        let block = render(&sections, Some(60)).0;
         assert!(block.len() <= 60 * CHARS_PER_TOKEN, "{block}");
         assert!(block.contains("## Recent episodes\n- 0"), "{block}");
         assert!(block.ends_with("(left out to stay within 60 tokens: 9 episodes)\n"));
-        let all = render(&sections, Some(10_000));
+        let all = render(&sections, Some(10_000)).0;
         assert!(all.ends_with("(all shown within 10000 tokens)\n"));
-        let none = render(&sections, Some(10));
+        let none = render(&sections, Some(10)).0;
         assert!(none.contains("3 facts, 10 episodes"), "{none}");
     }
 
