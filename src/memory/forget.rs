@@ -24,7 +24,9 @@ pub fn forget(
     let doc = store.resolve(needle)?;
     let scope = Scope::of(doc.user.as_deref(), doc.agent.as_deref());
     let mut docs = vec![doc.clone()];
-    if doc.kind != "procedural" {
+    // A procedure and a keyed fact have no copies: the same text elsewhere
+    // is another statement (another key's value, say).
+    if doc.kind != "procedural" && doc.key.is_none() {
         docs.extend(truth::copies(store, &scope, &Statement::of_doc(&doc), now)?);
     }
     let (ending, reason) = if hard {

@@ -57,6 +57,15 @@ impl KeyScope {
         }
     }
 
+    /// The scope a keyed record belongs to.
+    pub fn of_doc(doc: &IndexedDoc) -> KeyScope {
+        KeyScope {
+            user: doc.user.clone(),
+            agent: doc.agent.clone(),
+            session: doc.session.clone(),
+        }
+    }
+
     fn admits(&self, doc: &IndexedDoc) -> bool {
         doc.user == self.user && doc.agent == self.agent && doc.session == self.session
     }
@@ -129,7 +138,7 @@ pub fn value_at(
 
 /// Every record of `key` in the scope valid under `validity`, newest first:
 /// one, unless a person copied a key's file by hand.
-fn values_at(
+pub fn values_at(
     store: &Store,
     key: &str,
     scope: &KeyScope,

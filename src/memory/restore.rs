@@ -10,9 +10,10 @@
 
 use crate::clock::Timestamp;
 use crate::error::Result;
+use crate::memory::keyed::{self, KeyScope};
 use crate::memory::scope::Scope;
 use crate::memory::truth::{self, Ending, Statement};
-use crate::storage::index::IndexedDoc;
+use crate::storage::index::{IndexedDoc, Validity};
 use crate::storage::naming;
 use crate::storage::record::Status;
 use crate::storage::store::Store;
@@ -53,8 +54,19 @@ pub fn restore(
     let mut changes = Vec::new();
     // The restored value is current again: the other values of its attribute
     // in the scope end, superseded by it (found before the index sees it).
-    let scope = Scope::of(doc.user.as_deref(), doc.agent.as_deref());
-    let rivals = truth::rivals(store, &scope, &Statement::of_doc(doc), now)?;
+    // A keyed fact's rivals are the other values of its key in its exact scope.
+    let rivals = match &doc.key {
+        Some(key) => {
+            keyed::values_at(store, key, &KeyScope::of_doc(doc), Validity::CurrentAt(now))?
+                .into_iter()
+                .filter(|d| d.id != doc.id)
+                .collect()
+        }
+        None => {
+            let scope = Scope::of(doc.user.as_deref(), doc.agent.as_deref());
+            truth::rivals(store, &scope, &Statement::of_doc(doc), now)?
+        }
+    };
     let mut before = (Status::Active, None);
     let record = writer::rewrite(store, doc, false, &mut changes, |r| {
         before = (

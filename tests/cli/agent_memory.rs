@@ -144,6 +144,21 @@ fn a_key_has_a_history_and_as_of_reads_it() {
     assert_eq!(history["values"][0]["status"], "superseded");
     assert_eq!(history["values"][0]["until"], at(5, 12));
     assert_eq!(history["values"][2]["status"], "active");
+    // Restoring an old value makes it the key's one current value.
+    let first = history["values"][0]["id"].as_str().unwrap().to_string();
+    env.engram()
+        .env("ENGRAM_NOW", at(20, 0))
+        .args(["restore", &first])
+        .ok();
+    assert_eq!(
+        get(&env, &at(20, 1), &["app/version", "--agent", "ci"]).1,
+        "1.0.0\n"
+    );
+    let current: Vec<Value> = env
+        .list(&["--kind", "semantic", "--agent", "ci"])
+        .into_iter()
+        .collect();
+    assert_eq!(contents(&current), ["1.0.0"]);
     // Text history, one line per value, through --key.
     env.engram()
         .args(["history", "--key", "app/version", "--agent", "ci"])
@@ -262,6 +277,32 @@ fn maintenance_never_merges_the_values_of_two_keys() {
             "cheerful\n"
         );
     }
+    // Forgetting one key's record leaves the keys that hold the same text.
+    let search = env
+        .engram()
+        .env("ENGRAM_NOW", at(3, 9))
+        .args(["--json", "get", "feature.search", "--user", "ana"])
+        .ok()
+        .json();
+    let forgotten = env
+        .engram()
+        .env("ENGRAM_NOW", at(3, 10))
+        .args(["--json", "forget", search["id"].as_str().unwrap()])
+        .ok()
+        .json();
+    assert_eq!(
+        forgotten["mutations"].as_array().unwrap().len(),
+        1,
+        "{forgotten}"
+    );
+    assert_eq!(
+        get(&env, &at(3, 11), &["feature.export", "--user", "ana"]).1,
+        "enabled\n"
+    );
+    assert_eq!(
+        get(&env, &at(3, 11), &["feature.search", "--user", "ana"]).0,
+        1
+    );
 }
 
 #[test]

@@ -113,7 +113,9 @@ pub struct ContextInput {
     /// What the conversation is about; leave it out at the start of a session
     /// (facts, the latest session summary, working memory and tips).
     pub query: Option<String>,
-    /// The session whose working memory (and summary) to include.
+    /// A session: without `query`, whose working memory and summary open the
+    /// block (facts and tips still come from the whole scope); with `query`,
+    /// every section keeps to it.
     pub session: Option<String>,
     /// Whose memories (the server's user when it was started with one).
     pub user: Option<String>,
@@ -214,11 +216,12 @@ pub fn all() -> Vec<Tool> {
         ),
         tool::<ContextInput>(
             "context",
-            "What you remember, as a prompt block (engram recall --format context): facts \
-             first, then working memory of `session`, procedures as tips with their \
-             success, and recent episodes; without `query`, a session start (facts, the \
-             last session's summary, working memory, tips). `budget` keeps it within \
-             about that many tokens and says what it left out. Returns text.",
+            "What you remember, as a prompt block (engram recall --format context): the \
+             facts, working memory, procedures (as tips with how often they worked) and \
+             recent episodes that match `query`. Without `query`, a session start: \
+             facts, the last session's summary, the working memory of `session` and \
+             tips. `budget` keeps it within about that many tokens, facts first, and \
+             says what it left out. Returns text.",
             hints(true, false, true),
         ),
         tool::<PruneArgs>(
