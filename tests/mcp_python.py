@@ -3,8 +3,9 @@
 
 The Rust suite (tests/cli/mcp.rs) drives the server with rmcp's client; this
 checks that the SDK most agents' tooling is written with speaks to it too:
-the handshake, the tools, remember / recall / forget, a scope that never
-leaks, bad arguments as tool errors, and a clean exit when stdin closes.
+the handshake, the tools, remember / recall / forget, keyed facts and the
+context block, a scope that never leaks, bad arguments as tool errors, and a
+clean exit when stdin closes.
 
     python3 tests/mcp_python.py [path/to/engram]     (.ci/run runs it)
 """
@@ -92,6 +93,18 @@ async def session_checks(vault, home):
                 "Lisbon" in r["content"] for r in out["results"]), text)
             err, _, text = await call("recall", {"query": "nurse", "format": "context"})
             check("recall format context is a block", not err and "## Facts" in text, text)
+            err, out, text = await call("set", {"key": "editor", "value": "helix"})
+            check("set", not err and out["value"] == "helix", text)
+            err, out, text = await call("get", {"key": "editor"})
+            check("get gives {key, value, id, updated}",
+                  not err and set(out) == {"key", "value", "id", "updated"} and out["value"] == "helix", text)
+            err, _, text = await call("get", {"key": "editor", "user": "bob"})
+            check("get in another user's scope is refused", err and "helix" not in text, text)
+            err, _, text = await call("get", {"key": "pager"})
+            check("a key never set is a tool error", err and "never set" in text, text)
+            err, _, text = await call("context", {"budget": 100})
+            check("context is a block within its budget", not err and len(text) <= 400
+                  and "tokens" in text, text)
 
 
 def shutdown_check(vault, home):
