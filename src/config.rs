@@ -97,6 +97,10 @@ pub struct RecallConfig {
     /// A result that matches no query word must be at least this similar
     /// (cosine) to the query; below it, a vector neighbour is noise.
     pub min_cosine: f64,
+    /// In a context block with a query, an entry that matches no query word
+    /// must be at least this similar: a prompt block wants precision, and the
+    /// built-in embedder gives unrelated texts 0.3 to 0.45.
+    pub context_min_cosine: f64,
     /// Half-life of the recency boost, in days.
     pub recency_half_life_days: f64,
     /// Share of the final score given to recency, importance and confidence
@@ -120,6 +124,7 @@ impl Default for RecallConfig {
             session_weight: 0.5,
             entity_weight: 0.5,
             min_cosine: 0.3,
+            context_min_cosine: 0.6,
             recency_half_life_days: 30.0,
             recency_weight: 0.05,
             importance_weight: 0.05,

@@ -392,6 +392,18 @@ fn outcomes_are_counted_in_the_procedure_and_a_note_is_an_episode() {
         "{block}"
     );
     assert!(block.contains("[[procedural/"), "{block}");
+    // A procedure that has nothing to do with the question is no tip.
+    let unrelated = env
+        .engram()
+        .args([
+            "recall",
+            "--format",
+            "context",
+            "what colour is the sky at dusk",
+        ])
+        .ok()
+        .stdout;
+    assert!(!unrelated.contains("## Procedures"), "{unrelated}");
     // Only a procedure counts runs.
     let (fact, _) = env.capture(
         "The staging server is called atlas",
@@ -461,7 +473,7 @@ fn a_budget_keeps_the_users_facts_and_drops_episodes_first() {
     assert!(!small.contains("cats"), "{small}");
     let last = small.lines().last().unwrap();
     assert!(
-        last.starts_with("(left out to stay within 80 tokens:") && last.contains("episode"),
+        last.starts_with("(left out to fit 80 tokens:") && last.contains("episode"),
         "{small}"
     );
     assert!(!last.contains("fact"), "{small}");

@@ -145,6 +145,15 @@ pub fn build(store: &Store, request: &ContextRequest) -> Result<ContextBlock> {
         }
         found.push(outcome.hits);
     }
+    // With a query, an entry matches a query word or is a close neighbour.
+    if base.query.is_some() {
+        let floor = store.vault().config().recall.context_min_cosine;
+        for hits in &mut found {
+            hits.retain(|h| {
+                h.parts.bm25.is_some() || h.parts.cosine.is_some_and(|c| f64::from(c) >= floor)
+            });
+        }
+    }
     let mut found = found.into_iter();
     let mut next = || found.next().unwrap_or_default();
     let (facts, working, procedures, mut episodes) = (next(), next(), next(), next());
@@ -306,8 +315,14 @@ fn latest_summary(
 /// The block: each section with entries under its heading, within the budget
 /// (in characters: tokens × 4) when there is one, and the left-out line.
 fn render(sections: &[Section], budget: Option<usize>) -> (String, Vec<SectionCount>) {
-    // Room for the closing line, so the whole block stays within the budget.
-    let reserve = 90;
+    // Room for the closing line at its longest (everything left out), so the
+    // whole block stays within the budget.
+    let all: Vec<(usize, &str)> = sections
+        .iter()
+        .filter(|s| !s.entries.is_empty())
+        .map(|s| (s.entries.len(), s.noun))
+        .collect();
+    let reserve = budget.map_or(0, |b| closing_line(b, &all).len());
     let limit = budget.map_or(usize::MAX, |b| b.saturating_mul(CHARS_PER_TOKEN));
     let mut out = String::new();
     let mut left_out: Vec<(usize, &str)> = Vec::new();
@@ -340,16 +355,18 @@ fn render(sections: &[Section], budget: Option<usize>) -> (String, Vec<SectionCo
     let Some(budget) = budget else {
         return (out, counts);
     };
-    if left_out.is_empty() {
-        out.push_str(&format!("(all shown within {budget} tokens)\n"));
-    } else {
-        let what: Vec<String> = left_out.iter().map(|(n, noun)| plural(*n, noun)).collect();
-        out.push_str(&format!(
-            "(left out to stay within {budget} tokens: {})\n",
-            what.join(", ")
-        ));
-    }
+    out.push_str(&closing_line(budget, &left_out));
     (out, counts)
+}
+
+/// The last line of a block within a budget: what was left out, or that
+/// nothing was. A budget smaller than this line gives the line alone.
+fn closing_line(budget: usize, left_out: &[(usize, &str)]) -> String {
+    if left_out.is_empty() {
+        return format!("(all shown within {budget} tokens)\n");
+    }
+    let what: Vec<String> = left_out.iter().map(|(n, noun)| plural(*n, noun)).collect();
+    format!("(left out to fit {budget} tokens: {})\n", what.join(", "))
 }
 
 fn plural(n: usize, noun: &str) -> String {
@@ -394,12 +411,17 @@ mod tests {
         let block = render(&sections, Some(45)).0;
         assert!(block.len() <= 45 * CHARS_PER_TOKEN, "{block}");
         assert_eq!(block.matches("- ").count(), 3, "{block}");
-        assert!(block.ends_with("(left out to stay within 45 tokens: 10 episodes)\n"));
-        // 60 tokens: one episode more.
+        assert!(block.ends_with("(left out to fit 45 tokens: 10 episodes)\n"));
+        // 60 tokens: two episodes more.
         let block = render(&sections, Some(60)).0;
         assert!(block.len() <= 60 * CHARS_PER_TOKEN, "{block}");
         assert!(block.contains("## Recent episodes\n- 0"), "{block}");
-        assert!(block.ends_with("(left out to stay within 60 tokens: 9 episodes)\n"));
+        assert!(block.ends_with("(left out to fit 60 tokens: 8 episodes)\n"));
+        // Every budget from 13 tokens up (the longest closing line) holds.
+        for budget in 13..200 {
+            let block = render(&sections, Some(budget)).0;
+            assert!(block.len() <= budget * CHARS_PER_TOKEN, "{budget}: {block}");
+        }
         let all = render(&sections, Some(10_000)).0;
         assert!(all.ends_with("(all shown within 10000 tokens)\n"));
         let none = render(&sections, Some(10)).0;
