@@ -623,3 +623,32 @@ fn a_chat_round_trips_as_a_transcript_and_resumes_after_consolidation() {
         .code(2)
         .stderr_has("--session");
 }
+
+#[test]
+fn a_transcript_summary_dates_what_was_said_from_when_it_was_said() {
+    let env = Env::init();
+    let messages = vec![
+        json!({"role": "user", "content": "I went hiking in the Alps yesterday."}),
+        json!({"role": "assistant", "content": "Sounds lovely!"}),
+    ];
+    capture_chat(&env, &messages);
+    let v = env
+        .engram()
+        .env("ENGRAM_NOW", at(20, 9))
+        .args([
+            "--json",
+            "consolidate",
+            "--session",
+            "trip",
+            "--user",
+            "ana",
+        ])
+        .args(["--keep", "0"])
+        .ok()
+        .json();
+    let summary = v["actions"][0]["content"].as_str().unwrap();
+    // Said on 2026-10-01, so "yesterday" is 2026-09-30, not the day before
+    // the consolidation.
+    assert!(summary.contains("2026-09-30"), "{summary}");
+    assert!(!summary.contains("2026-10-19"), "{summary}");
+}

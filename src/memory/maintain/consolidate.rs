@@ -909,12 +909,13 @@ fn summarize_session(
         .map(|i| turns[*i].content.trim_end_matches('.').to_string())
         .collect();
     if new_points.is_empty() {
-        // Messages kept as said: the facts in the user's words.
+        // Messages kept as said: the facts in the user's words, their times
+        // read from when each was said.
         for t in turns
             .iter()
             .filter(|t| t.role.as_deref() == Some("user") && t.is_current_at(now))
         {
-            for fact in rules::read(&t.content, Some(now)).facts {
+            for fact in rules::read(&t.content, Some(t.created)).facts {
                 if new_points.len() < SUMMARY_POINTS {
                     new_points.push(fact.content.trim_end_matches('.').to_string());
                 }
