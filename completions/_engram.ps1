@@ -274,8 +274,8 @@ Register-ArgumentCompleter -Native -CommandName 'engram' -ScriptBlock {
             break
         }
         'engram;consolidate' {
-            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'Only this user''s memories')
-            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Only this agent''s memories')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'Only this user''s memories (every agent''s, each scope on its own)')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Only this agent''s memories (every user''s, each scope on its own)')
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Also summarise this session''s turns into one episode and archive them')
             [CompletionResult]::new('--keep', '--keep', [CompletionResultType]::ParameterName, 'With --session: the most recent turns left as they are (default 2)')
             [CompletionResult]::new('--vault', '--vault', [CompletionResultType]::ParameterName, 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)')
@@ -294,8 +294,8 @@ Register-ArgumentCompleter -Native -CommandName 'engram' -ScriptBlock {
             break
         }
         'engram;prune' {
-            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'Only this user''s memories')
-            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Only this agent''s memories')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'Only this user''s memories (every agent''s, each scope on its own)')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Only this agent''s memories (every user''s, each scope on its own)')
             [CompletionResult]::new('--vault', '--vault', [CompletionResultType]::ParameterName, 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print the plan only; write nothing')
             [CompletionResult]::new('--hard', '--hard', [CompletionResultType]::ParameterName, 'Delete the files of what is pruned instead of archiving them')

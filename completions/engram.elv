@@ -259,8 +259,8 @@ set edit:completion:arg-completer[engram] = {|@words|
             cand --version 'Print version'
         }
         &'engram;consolidate'= {
-            cand --user 'Only this user''s memories'
-            cand --agent 'Only this agent''s memories'
+            cand --user 'Only this user''s memories (every agent''s, each scope on its own)'
+            cand --agent 'Only this agent''s memories (every user''s, each scope on its own)'
             cand --session 'Also summarise this session''s turns into one episode and archive them'
             cand --keep 'With --session: the most recent turns left as they are (default 2)'
             cand --vault 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)'
@@ -278,8 +278,8 @@ set edit:completion:arg-completer[engram] = {|@words|
             cand --version 'Print version'
         }
         &'engram;prune'= {
-            cand --user 'Only this user''s memories'
-            cand --agent 'Only this agent''s memories'
+            cand --user 'Only this user''s memories (every agent''s, each scope on its own)'
+            cand --agent 'Only this agent''s memories (every user''s, each scope on its own)'
             cand --vault 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)'
             cand --dry-run 'Print the plan only; write nothing'
             cand --hard 'Delete the files of what is pruned instead of archiving them'

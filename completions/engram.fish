@@ -213,8 +213,8 @@ complete -c engram -n "__fish_engram_using_subcommand sync" -s v -l verbose -d '
 complete -c engram -n "__fish_engram_using_subcommand sync" -l commit -d 'Commit what this command changes in the vault\'s git repository (same as `git: {auto_commit: true}` in the config)'
 complete -c engram -n "__fish_engram_using_subcommand sync" -s h -l help -d 'Print help'
 complete -c engram -n "__fish_engram_using_subcommand sync" -s V -l version -d 'Print version'
-complete -c engram -n "__fish_engram_using_subcommand consolidate" -l user -d 'Only this user\'s memories' -r
-complete -c engram -n "__fish_engram_using_subcommand consolidate" -l agent -d 'Only this agent\'s memories' -r
+complete -c engram -n "__fish_engram_using_subcommand consolidate" -l user -d 'Only this user\'s memories (every agent\'s, each scope on its own)' -r
+complete -c engram -n "__fish_engram_using_subcommand consolidate" -l agent -d 'Only this agent\'s memories (every user\'s, each scope on its own)' -r
 complete -c engram -n "__fish_engram_using_subcommand consolidate" -l session -d 'Also summarise this session\'s turns into one episode and archive them' -r
 complete -c engram -n "__fish_engram_using_subcommand consolidate" -l keep -d 'With --session: the most recent turns left as they are (default 2)' -r
 complete -c engram -n "__fish_engram_using_subcommand consolidate" -l vault -d 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)' -r -F
@@ -226,8 +226,8 @@ complete -c engram -n "__fish_engram_using_subcommand consolidate" -s v -l verbo
 complete -c engram -n "__fish_engram_using_subcommand consolidate" -l commit -d 'Commit what this command changes in the vault\'s git repository (same as `git: {auto_commit: true}` in the config)'
 complete -c engram -n "__fish_engram_using_subcommand consolidate" -s h -l help -d 'Print help'
 complete -c engram -n "__fish_engram_using_subcommand consolidate" -s V -l version -d 'Print version'
-complete -c engram -n "__fish_engram_using_subcommand prune" -l user -d 'Only this user\'s memories' -r
-complete -c engram -n "__fish_engram_using_subcommand prune" -l agent -d 'Only this agent\'s memories' -r
+complete -c engram -n "__fish_engram_using_subcommand prune" -l user -d 'Only this user\'s memories (every agent\'s, each scope on its own)' -r
+complete -c engram -n "__fish_engram_using_subcommand prune" -l agent -d 'Only this agent\'s memories (every user\'s, each scope on its own)' -r
 complete -c engram -n "__fish_engram_using_subcommand prune" -l vault -d 'The vault folder (else $ENGRAM_VAULT, else the nearest folder above holding .engram/, else the per-user default vault)' -r -F
 complete -c engram -n "__fish_engram_using_subcommand prune" -l dry-run -d 'Print the plan only; write nothing'
 complete -c engram -n "__fish_engram_using_subcommand prune" -l hard -d 'Delete the files of what is pruned instead of archiving them'

@@ -364,10 +364,10 @@ pub struct ListArgs {
 #[derive(Debug, Args, Default, Deserialize, JsonSchema)]
 #[serde(default)]
 pub struct ConsolidateArgs {
-    /// Only this user's memories.
+    /// Only this user's memories (every agent's, each scope on its own).
     #[arg(long)]
     pub user: Option<String>,
-    /// Only this agent's memories.
+    /// Only this agent's memories (every user's, each scope on its own).
     #[arg(long)]
     pub agent: Option<String>,
     /// Also summarise this session's turns into one episode and archive them.
@@ -387,10 +387,10 @@ pub struct ConsolidateArgs {
 #[derive(Debug, Args, Default, Deserialize, JsonSchema)]
 #[serde(default)]
 pub struct PruneArgs {
-    /// Only this user's memories.
+    /// Only this user's memories (every agent's, each scope on its own).
     #[arg(long)]
     pub user: Option<String>,
-    /// Only this agent's memories.
+    /// Only this agent's memories (every user's, each scope on its own).
     #[arg(long)]
     pub agent: Option<String>,
     /// Print the plan only; write nothing.

@@ -9,7 +9,7 @@ use crate::cli::context::Context;
 use crate::cli::plan::{print_plan, record_actions};
 use crate::clock::Timestamp;
 use crate::memory::maintain::consolidate;
-use crate::memory::scope::Scope;
+use crate::memory::scope::Covers;
 use crate::storage::store::NoProgress;
 
 pub fn run(ctx: &Context, args: ConsolidateArgs, now: Timestamp) -> anyhow::Result<ExitCode> {
@@ -17,13 +17,12 @@ pub fn run(ctx: &Context, args: ConsolidateArgs, now: Timestamp) -> anyhow::Resu
     let lock = store.vault().lock()?;
     let report = store.sync_locked(&lock, &NoProgress)?;
     ctx.out.sync_warnings(&report);
-    // No --user or --agent: every scope of the vault, each on its own.
-    let scope = (args.user.is_some() || args.agent.is_some())
-        .then(|| Scope::of(args.user.as_deref(), args.agent.as_deref()));
+    // Every scope of the user or agent named, each on its own.
+    let scope = Covers::of_flags(args.user.as_deref(), args.agent.as_deref());
     let min = store.vault().config().consolidate.min_episodes;
     let forced = args.force || args.session.is_some();
     if !forced {
-        let pending = consolidate::pending_by_scope(&store, scope.as_ref(), now)?;
+        let pending = consolidate::pending_by_scope(&store, &scope, now)?;
         let most = pending.iter().map(|(_, n)| *n).max().unwrap_or(0);
         if most < min {
             let what = if pending.len() > 1 {

@@ -7,7 +7,7 @@ use crate::cli::context::Context;
 use crate::cli::plan::{print_plan, record_actions};
 use crate::clock::Timestamp;
 use crate::memory::maintain::prune;
-use crate::memory::scope::Scope;
+use crate::memory::scope::Covers;
 use crate::storage::store::NoProgress;
 
 pub fn run(ctx: &Context, args: PruneArgs, now: Timestamp) -> anyhow::Result<ExitCode> {
@@ -17,9 +17,8 @@ pub fn run(ctx: &Context, args: PruneArgs, now: Timestamp) -> anyhow::Result<Exi
     ctx.out.sync_warnings(&report);
     let model = crate::models::llm::ChatModel::from_config(&store.vault().config().llm, 60.0);
     let options = prune::Options {
-        // No --user or --agent: every scope of the vault, each on its own.
-        scope: (args.user.is_some() || args.agent.is_some())
-            .then(|| Scope::of(args.user.as_deref(), args.agent.as_deref())),
+        // Every scope of the user or agent named, each on its own.
+        scope: Covers::of_flags(args.user.as_deref(), args.agent.as_deref()),
         dry_run: args.dry_run,
         hard: args.hard,
     };

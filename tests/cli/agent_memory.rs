@@ -183,6 +183,36 @@ fn a_ttl_expires_a_key_and_unset_removes_it() {
         get(&env, &at(1, 12), &["session.token", "--as-of", &at(1, 10)]).1,
         "t-1\n"
     );
+    // `prune --user` archives the expired values of that user's scopes, with
+    // any agent, and leaves another user's alone.
+    set(
+        &env,
+        &at(1, 9),
+        &[
+            "lease", "l-1", "--user", "u", "--agent", "a1", "--ttl", "1h",
+        ],
+    );
+    set(
+        &env,
+        &at(1, 9),
+        &[
+            "lease", "l-2", "--user", "w", "--agent", "a1", "--ttl", "1h",
+        ],
+    );
+    let pruned = env
+        .engram()
+        .env("ENGRAM_NOW", at(1, 12))
+        .args(["--json", "prune", "--user", "u"])
+        .ok()
+        .json();
+    let archived: Vec<&str> = pruned["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|a| a["action"] == "archive")
+        .map(|a| a["content"].as_str().unwrap())
+        .collect();
+    assert_eq!(archived, ["l-1"], "{pruned}");
     set(&env, &at(2, 9), &["flag", "on"]);
     env.engram()
         .env("ENGRAM_NOW", at(2, 10))

@@ -8,7 +8,7 @@ use crate::memory::capture::route;
 use crate::memory::maintain::consolidate;
 use crate::memory::maintain::plan::{self, Action};
 use crate::memory::maintain::prune;
-use crate::memory::scope::Scope;
+use crate::memory::scope::{Covers, Scope};
 use crate::models::llm::ChatModel;
 use crate::storage::index::Validity;
 use crate::storage::record::Kind;
@@ -44,7 +44,7 @@ pub fn after_capture(
     let last = plan::last_mark(store, &mark);
     if consolidate::is_due(store, scope, now, turn, last, evicted_lasting)? {
         let options = consolidate::Options {
-            scope: Some(scope.clone()),
+            scope: Covers::Exact(scope.clone()),
             session: None,
             keep: consolidate::DEFAULT_KEEP,
             dry_run: false,
@@ -66,7 +66,7 @@ pub fn after_capture(
     let last = plan::last_mark(store, &key) as usize;
     if facts >= threshold && (last == 0 || facts >= last + (threshold / 2).max(1)) {
         let options = prune::Options {
-            scope: Some(scope.clone()),
+            scope: Covers::Exact(scope.clone()),
             dry_run: false,
             hard: false,
         };

@@ -33,7 +33,7 @@ use crate::error::Result;
 use crate::memory::maintain::pattern::{self, without_time};
 use crate::memory::maintain::plan::{self, Action};
 use crate::memory::reconcile::{self, Op};
-use crate::memory::scope::Scope;
+use crate::memory::scope::{Covers, Scope};
 use crate::models::llm;
 use crate::models::rules::{self, Fact};
 use crate::storage::index::{Filter, IndexedDoc, Validity};
@@ -64,9 +64,8 @@ fn scoped_record(
 /// What to consolidate.
 #[derive(Debug, Clone, Default)]
 pub struct Options {
-    /// The scope to consolidate (exact: no user means the records with no
-    /// user); `None`: every scope of the vault, each on its own.
-    pub scope: Option<Scope>,
+    /// The scopes to consolidate, each on its own.
+    pub scope: Covers,
     pub session: Option<String>,
     /// With a session: its most recent turns left as they are.
     pub keep: usize,
@@ -122,7 +121,7 @@ pub fn pending_count(store: &Store, scope: &Scope, now: Timestamp) -> Result<usi
 /// else every scope of the vault).
 pub fn pending_by_scope(
     store: &Store,
-    scope: Option<&Scope>,
+    scope: &Covers,
     now: Timestamp,
 ) -> Result<Vec<(Scope, usize)>> {
     plan::scopes(store, scope)?
@@ -168,7 +167,7 @@ pub fn consolidate(
     model: Option<&llm::ChatModel>,
     progress: &dyn crate::storage::store::Progress,
 ) -> Result<(Vec<Action>, Vec<String>)> {
-    plan::per_scope(store, options.scope.as_ref(), |store, scope| {
+    plan::per_scope(store, &options.scope, |store, scope| {
         consolidate_scope(store, lock, scope, options, now, model, progress)
     })
 }

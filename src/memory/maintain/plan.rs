@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use serde::Serialize;
 
 use crate::error::Result;
-use crate::memory::scope::Scope;
+use crate::memory::scope::{Covers, Scope};
 use crate::storage::index::{self, IndexedDoc};
 use crate::storage::store::Store;
 use crate::storage::vault;
@@ -44,7 +44,7 @@ impl Action {
 /// the other, and gathers the plans and warnings.
 pub fn per_scope(
     store: &mut Store,
-    given: Option<&Scope>,
+    given: &Covers,
     mut run: impl FnMut(&mut Store, &Scope) -> Result<(Vec<Action>, Vec<String>)>,
 ) -> Result<(Vec<Action>, Vec<String>)> {
     let mut actions = Vec::new();
@@ -57,12 +57,11 @@ pub fn per_scope(
     Ok((actions, warnings))
 }
 
-/// The scopes a maintenance run works in, one at a time: the one given
-/// (exact: no user means the records with no user), else every scope some
-/// record of the vault belongs to, from the index's scope terms (no file is
-/// read).
-pub fn scopes(store: &Store, given: Option<&Scope>) -> Result<Vec<Scope>> {
-    if let Some(scope) = given {
+/// The scopes a maintenance run works in, one at a time: an exact one as
+/// given, else those some record of the vault belongs to that it covers, from
+/// the index's scope terms (no file is read).
+pub fn scopes(store: &Store, given: &Covers) -> Result<Vec<Scope>> {
+    if let Covers::Exact(scope) = given {
         return Ok(vec![scope.clone()]);
     }
     Ok(store
@@ -70,6 +69,7 @@ pub fn scopes(store: &Store, given: Option<&Scope>) -> Result<Vec<Scope>> {
         .scopes()?
         .into_iter()
         .map(|(user, agent)| Scope { user, agent })
+        .filter(|s| given.covers(s))
         .collect())
 }
 

@@ -24,7 +24,7 @@ use crate::clock::{Timestamp, format_time};
 use crate::error::Result;
 use crate::memory::maintain::plan::{self, Action};
 use crate::memory::reconcile;
-use crate::memory::scope::Scope;
+use crate::memory::scope::{Covers, Scope};
 use crate::models::llm;
 use crate::models::rules;
 use crate::storage::index::{IndexedDoc, Validity};
@@ -36,9 +36,8 @@ use crate::storage::writer;
 /// How a prune runs.
 #[derive(Debug, Clone, Default)]
 pub struct Options {
-    /// The scope to prune (exact: no user means the records with no user);
-    /// `None`: every scope of the vault, each on its own.
-    pub scope: Option<Scope>,
+    /// The scopes to prune, each on its own.
+    pub scope: Covers,
     pub dry_run: bool,
     pub hard: bool,
 }
@@ -104,7 +103,7 @@ pub fn prune(
     now: Timestamp,
     model: Option<&llm::ChatModel>,
 ) -> Result<(Vec<Action>, Vec<String>)> {
-    plan::per_scope(store, options.scope.as_ref(), |store, scope| {
+    plan::per_scope(store, &options.scope, |store, scope| {
         prune_scope(store, lock, scope, options, now, model)
     })
 }
