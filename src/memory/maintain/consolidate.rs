@@ -938,12 +938,14 @@ fn summarize_session(
     };
     let mut entities: Vec<String> = Vec::new();
     for t in &turns {
-        // A capitalised word inside a sentence is a name ("I" is not).
+        // A capitalised word inside a sentence is a name ("I", "I'm" are not).
         let mut opens_sentence = true;
         for token in t.content.split_whitespace() {
             let word = token.trim_matches(|c: char| !(c.is_alphanumeric() || c == '-'));
             if !opens_sentence
                 && word.chars().count() > 1
+                && !word.starts_with("I'")
+                && !word.starts_with("I\u{2019}")
                 && word.chars().next().is_some_and(char::is_uppercase)
                 && !entities.iter().any(|e| e == word)
                 && entities.len() < 12
@@ -967,6 +969,10 @@ fn summarize_session(
         now,
     );
     summary.session = Some(session.to_string());
+    // An episode of when the session happened: dated by its last turn.
+    if let Some(last) = turns.iter().map(|t| t.created).max() {
+        summary.created = last.min(now);
+    }
     summary.turn = turns.iter().filter_map(|t| t.turn).max();
     summary.tags = vec![SUMMARY_TAG.into()];
     summary.importance = Some(
