@@ -13,20 +13,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${1:-100000}
 RUNS=${RUNS:-30}
-if [ -z "${ENGRAM_BIN:-}" ]; then
-  cargo build --release --quiet
-  ENGRAM_BIN=$PWD/target/release/engram
-fi
-E=$ENGRAM_BIN
-for tool in hyperfine rg python3; do
-  command -v "$tool" >/dev/null || { echo "agent_memory.sh needs $tool" >&2; exit 2; }
-done
-WORK=$(mktemp -d)
-WATCH_PID=
-cleanup() { [ -n "$WATCH_PID" ] && kill "$WATCH_PID" 2>/dev/null; rm -rf "$WORK"; }
-trap cleanup EXIT
-export ENGRAM_NOW=2026-11-20T12:00:00Z
-unset ENGRAM_EMBED_URL ENGRAM_LLM_URL ENGRAM_VAULT
+. benches/setup.sh
+needs hyperfine rg python3
 V=$WORK/v
 
 echo "== building a vault of $N records" >&2

@@ -12,20 +12,8 @@ cd "$(dirname "$0")/.."
 SIZES=${*:-1000 10000 100000}
 QUERIES=${QUERIES:-50}
 RUNS=${RUNS:-3}
-if [ -z "${ENGRAM_BIN:-}" ]; then
-  cargo build --release --quiet
-  ENGRAM_BIN=$PWD/target/release/engram
-fi
-E=$ENGRAM_BIN
-for tool in hyperfine rg python3; do
-  command -v "$tool" >/dev/null || { echo "scale.sh needs $tool" >&2; exit 2; }
-done
-WORK=$(mktemp -d)
-WATCH_PID=
-cleanup() { [ -n "$WATCH_PID" ] && kill "$WATCH_PID" 2>/dev/null; rm -rf "$WORK"; }
-trap cleanup EXIT
-export ENGRAM_NOW=2026-11-20T12:00:00Z
-unset ENGRAM_EMBED_URL ENGRAM_LLM_URL ENGRAM_VAULT
+. benches/setup.sh
+needs hyperfine rg python3
 
 # The queries: keyword pairs drawn from the generator's words (deterministic).
 python3 - "$QUERIES" > "$WORK/queries.txt" <<'PY'
