@@ -254,6 +254,7 @@ fn main() {
                     mode: *mode,
                     now,
                     one_per_statement: true,
+                    min_cosine: None,
                 };
                 let outcome = recall::recall(&store, &request).expect("recall");
                 latencies

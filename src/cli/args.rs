@@ -14,6 +14,7 @@ use serde::Deserialize;
 
 use crate::clock::{self, Timestamp};
 use crate::error::Error;
+use crate::memory::keyed::KeyScope;
 use crate::storage::index::{Filter, Validity};
 use crate::storage::record::Kind;
 
@@ -447,6 +448,23 @@ pub struct KeyScopeArgs {
     /// The session whose value this is.
     #[arg(long, value_name = "ID")]
     pub session: Option<String>,
+}
+
+impl KeyScopeArgs {
+    /// The exact scope these flags name.
+    pub fn to_scope(&self) -> KeyScope {
+        fn given(v: &Option<String>) -> Option<String> {
+            v.as_deref()
+                .map(str::trim)
+                .filter(|v| !v.is_empty())
+                .map(str::to_string)
+        }
+        KeyScope {
+            user: given(&self.user),
+            agent: given(&self.agent),
+            session: given(&self.session),
+        }
+    }
 }
 
 #[derive(Debug, Args, Deserialize, JsonSchema)]

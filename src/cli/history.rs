@@ -12,31 +12,43 @@ use crate::cli::context::Context;
 use crate::cli::output::one_line;
 use crate::clock::{Timestamp, format_time};
 use crate::error::Error;
-use crate::memory::keyed::{self, KeyScope};
+use crate::memory::keyed;
 use crate::storage::git::Repo;
+use crate::storage::index::IndexedDoc;
 use crate::storage::naming::RecordRef;
-use crate::storage::store::Store;
 
 pub fn run(ctx: &Context, args: HistoryArgs) -> anyhow::Result<ExitCode> {
     let store = ctx.open_synced()?;
     let scope = args.scope.to_scope();
     if args.key {
         keyed::check_key(&args.id)?;
-        return key_history(ctx, &store, &args.id, &scope);
+        let values = keyed::history(&store, &args.id, &scope)?;
+        if values.is_empty() {
+            return Err(Error::Missing(format!(
+                "key '{}' was never set in {}",
+                args.id,
+                scope.describe()
+            ))
+            .into());
+        }
+        return key_history(ctx, &args.id, &values);
     }
     let rel = match store.resolve(&args.id) {
         Ok(doc) => doc.path,
-        Err(Error::NotFound(_))
-            if keyed::check_key(&args.id).is_ok()
-                && !keyed::history(&store, &args.id, &scope)?.is_empty() =>
-        {
-            return key_history(ctx, &store, &args.id, &scope);
+        Err(Error::NotFound(e)) => {
+            // A KEY that names no record is read as a key when it was set.
+            if keyed::check_key(&args.id).is_ok() {
+                let values = keyed::history(&store, &args.id, &scope)?;
+                if !values.is_empty() {
+                    return key_history(ctx, &args.id, &values);
+                }
+            }
+            // A deleted record is no longer indexed: its path (or wikilink)
+            // still has a history, if it stays inside the vault.
+            RecordRef::parse(&args.id)?
+                .relative_path()
+                .ok_or(Error::NotFound(e))?
         }
-        // A deleted record is no longer indexed: its path (or wikilink) still
-        // has a history, if it stays inside the vault.
-        Err(Error::NotFound(e)) => RecordRef::parse(&args.id)?
-            .relative_path()
-            .ok_or(Error::NotFound(e))?,
         Err(e) => return Err(e.into()),
     };
     let root = store.vault().root();
@@ -74,18 +86,7 @@ pub fn run(ctx: &Context, args: HistoryArgs) -> anyhow::Result<ExitCode> {
 
 /// The values `key` held in the scope, oldest first: when each was set, until
 /// when it held, and how it ended.
-fn key_history(
-    ctx: &Context,
-    store: &Store,
-    key: &str,
-    scope: &KeyScope,
-) -> anyhow::Result<ExitCode> {
-    let values = keyed::history(store, key, scope)?;
-    if values.is_empty() {
-        return Err(
-            Error::Missing(format!("key '{key}' was never set in {}", scope.describe())).into(),
-        );
-    }
+fn key_history(ctx: &Context, key: &str, values: &[IndexedDoc]) -> anyhow::Result<ExitCode> {
     let time = |t: Option<Timestamp>| t.map(|t| format_time(&t));
     if ctx.out.json {
         let list: Vec<_> = values
@@ -107,7 +108,7 @@ fn key_history(
         return Ok(ExitCode::SUCCESS);
     }
     let mut text = String::new();
-    for d in &values {
+    for d in values {
         let until = match (d.status.as_str(), d.valid_to, d.expires) {
             ("active", _, Some(e)) => format!("current, expires {}", format_time(&e)),
             ("active", _, None) => "current".to_string(),

@@ -7,31 +7,14 @@ use std::process::ExitCode;
 
 use serde_json::json;
 
-use crate::cli::args::{GetArgs, KeyScopeArgs, SetArgs, UnsetArgs};
+use crate::cli::args::{GetArgs, SetArgs, UnsetArgs};
 use crate::cli::context::Context;
 use crate::clock::{self, Timestamp, format_time};
 use crate::error::Error;
-use crate::memory::capture::input::{MAX_RECORD_BYTES, without_bom};
-use crate::memory::keyed::{self, KeyScope};
+use crate::memory::capture::input::{MAX_RECORD_BYTES, without_bom, without_controls};
+use crate::memory::keyed;
 use crate::storage::index::Validity;
 use crate::storage::store::NoProgress;
-
-impl KeyScopeArgs {
-    /// The exact scope these flags name.
-    pub fn to_scope(&self) -> KeyScope {
-        fn given(v: &Option<String>) -> Option<String> {
-            v.as_deref()
-                .map(str::trim)
-                .filter(|v| !v.is_empty())
-                .map(str::to_string)
-        }
-        KeyScope {
-            user: given(&self.user),
-            agent: given(&self.agent),
-            session: given(&self.session),
-        }
-    }
-}
 
 pub fn set(ctx: &Context, args: SetArgs, now: Timestamp) -> anyhow::Result<ExitCode> {
     keyed::check_key(&args.key)?;
@@ -39,6 +22,21 @@ pub fn set(ctx: &Context, args: SetArgs, now: Timestamp) -> anyhow::Result<ExitC
         Some(v) => v,
         None => read_value(&args.key)?,
     };
+    if value.len() as u64 > MAX_RECORD_BYTES {
+        return Err(Error::Input(format!(
+            "the value for '{}' is over {} KiB; a record holds at most that",
+            args.key,
+            MAX_RECORD_BYTES / 1024
+        ))
+        .into());
+    }
+    // As capture does: NUL and the like make git treat the file as binary.
+    let (value, removed) = without_controls(&value);
+    if removed > 0 {
+        ctx.out.warn(&format!(
+            "removed {removed} control character(s) (such as NUL) from the value; records hold text"
+        ));
+    }
     let ttl = args
         .ttl
         .as_deref()
@@ -60,7 +58,7 @@ pub fn set(ctx: &Context, args: SetArgs, now: Timestamp) -> anyhow::Result<ExitC
         ctx.out.json(&json!({
             "key": args.key,
             "value": set.mutation.content,
-            "id": set.id,
+            "id": set.mutation.id,
             "updated": format_time(&set.updated),
             "mutations": [&set.mutation],
         }));
@@ -90,13 +88,6 @@ fn read_value(key: &str) -> anyhow::Result<String> {
         .take(MAX_RECORD_BYTES + 1)
         .read_to_string(&mut text)
         .map_err(|e| Error::Input(format!("standard input is not UTF-8 text: {e}")))?;
-    if text.len() as u64 > MAX_RECORD_BYTES {
-        return Err(Error::Input(format!(
-            "the value for '{key}' is over {} KiB; a record holds at most that",
-            MAX_RECORD_BYTES / 1024
-        ))
-        .into());
-    }
     Ok(without_bom(&text).to_string())
 }
 

@@ -39,6 +39,7 @@ pub fn run(ctx: &Context, args: RecallArgs, now: Timestamp) -> anyhow::Result<Ex
         mode,
         now,
         one_per_statement: true,
+        min_cosine: None,
     };
     let format = match (ctx.out.json, args.format) {
         // A transcript is JSON already; a context block becomes a JSON document.

@@ -95,17 +95,7 @@ pub fn check_key(key: &str) -> Result<()> {
 
 /// Every record ever written for `key` in the scope, oldest first.
 pub fn history(store: &Store, key: &str, scope: &KeyScope) -> Result<Vec<IndexedDoc>> {
-    let filter = Filter {
-        key: Some(key.to_string()),
-        ..Scope::of(scope.user.as_deref(), scope.agent.as_deref())
-            .filter(vec![Kind::Semantic], Validity::Any)
-    };
-    let docs: Vec<IndexedDoc> = store
-        .index()
-        .fetch_newest(&filter, usize::MAX)?
-        .into_iter()
-        .filter(|d| scope.admits(d))
-        .collect();
+    let docs = values_at(store, key, scope, Validity::Any)?;
     // Values set within one second are ordered by the `supersedes` chain.
     let depth = |doc: &IndexedDoc| {
         let mut n = 0;
@@ -197,8 +187,7 @@ pub fn why_missing(
 #[derive(Debug, Clone)]
 pub struct SetOutcome {
     pub mutation: Mutation,
-    /// The record written, or the one that already held the value.
-    pub id: String,
+    /// When the key took the value it holds now.
     pub updated: Timestamp,
     /// The value superseded, if any.
     pub superseded: Vec<Mutation>,
@@ -232,7 +221,6 @@ pub fn set(
     {
         return Ok(SetOutcome {
             mutation: Mutation::of_doc("NOOP", doc, format!("'{key}' already holds this value")),
-            id: doc.id.clone(),
             updated: doc.updated.unwrap_or(doc.created),
             superseded: Vec::new(),
         });
@@ -287,7 +275,6 @@ pub fn set(
     }
     store.apply(changes, false)?;
     Ok(SetOutcome {
-        id: mutation.id.clone(),
         mutation,
         updated: now,
         superseded,

@@ -53,15 +53,7 @@ pub fn record(
     let word = if success { "success" } else { "failure" };
     let mut changes = Vec::new();
     let written = writer::rewrite(store, &doc, false, &mut changes, |r| {
-        if success {
-            r.successes = Some(r.successes.unwrap_or(0) + 1);
-        } else {
-            r.failures = Some(r.failures.unwrap_or(0) + 1);
-        }
-        r.failures.get_or_insert(0);
-        r.successes.get_or_insert(0);
-        r.last_outcome = Some(word.into());
-        r.updated = Some(now);
+        r.count_run(success, now)
     })?
     .expect("a rewrite outside a dry run returns the record");
     let (successes, failures) = (

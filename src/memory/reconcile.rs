@@ -96,6 +96,7 @@ pub fn candidates(
         mode: Mode::Hybrid,
         now,
         one_per_statement: false,
+        min_cosine: None,
     };
     for hit in recall::recall(store, &request)?.hits {
         if out.iter().all(|d| d.id != hit.doc.id) {

@@ -493,6 +493,28 @@ pub struct Filter {
     pub validity: Validity,
 }
 
+impl Filter {
+    /// Whether it names something records are filed under (a kind, an exact
+    /// scope, a user, agent, session, subject, category, tag, attribute or key), beyond
+    /// status and time: only then can it keep a small part of a vault.
+    pub fn names_a_part(&self) -> bool {
+        !self.kinds.is_empty()
+            || self.exact_scope
+            || !self.tags.is_empty()
+            || [
+                &self.user,
+                &self.agent,
+                &self.session,
+                &self.subject,
+                &self.category,
+                &self.attribute,
+                &self.key,
+            ]
+            .iter()
+            .any(|v| v.is_some())
+    }
+}
+
 /// Which records count as current.
 #[derive(Debug, Clone, Copy, Default)]
 pub enum Validity {

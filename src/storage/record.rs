@@ -446,6 +446,20 @@ impl Record {
         self.confidence = Some(round3(c + (1.0 - c) * 0.25));
     }
 
+    /// One more run of a procedure counted, as it went (`last_outcome`).
+    pub fn count_run(&mut self, success: bool, now: Timestamp) {
+        let (successes, failures) = (self.successes.unwrap_or(0), self.failures.unwrap_or(0));
+        let (successes, failures) = if success {
+            (successes + 1, failures)
+        } else {
+            (successes, failures + 1)
+        };
+        self.successes = Some(successes);
+        self.failures = Some(failures);
+        self.last_outcome = Some(if success { "success" } else { "failure" }.into());
+        self.updated = Some(now);
+    }
+
     /// Whether the record has expired at `t`.
     pub fn is_expired_at(&self, t: Timestamp) -> bool {
         self.expires.is_some_and(|e| e <= t)

@@ -19,7 +19,7 @@
 
 use std::collections::HashSet;
 
-use crate::clock::format_time;
+use crate::clock::{Timestamp, format_time};
 use crate::error::Result;
 use crate::memory::outcome;
 use crate::memory::recall::{self, Hit, RecallOutcome, RecallRequest};
@@ -83,7 +83,9 @@ pub fn build(store: &Store, request: &ContextRequest) -> Result<ContextBlock> {
         },
     };
     // Each section's recall; they run at once, each on a thread of its own.
+    // With a query, an entry matches a query word or is a close neighbour.
     let k = base.k;
+    let min_cosine = Some(store.vault().config().recall.context_min_cosine);
     let of_kind = |kind: Kind, filter: &Filter, query: Option<String>, k: usize| {
         wants(kind).then(|| RecallRequest {
             query,
@@ -93,6 +95,7 @@ pub fn build(store: &Store, request: &ContextRequest) -> Result<ContextBlock> {
             },
             k,
             one_per_statement: false,
+            min_cosine,
             ..base.clone()
         })
     };
@@ -135,7 +138,7 @@ pub fn build(store: &Store, request: &ContextRequest) -> Result<ContextBlock> {
             .collect()
     });
     let mut warnings = Vec::new();
-    let mut found: Vec<Vec<Hit>> = Vec::with_capacity(4);
+    let mut found: Vec<Vec<Hit>> = Vec::with_capacity(requests.len());
     for outcome in outcomes {
         let outcome = outcome?;
         for w in outcome.warnings {
@@ -145,24 +148,14 @@ pub fn build(store: &Store, request: &ContextRequest) -> Result<ContextBlock> {
         }
         found.push(outcome.hits);
     }
-    // With a query, an entry matches a query word or is a close neighbour.
-    if base.query.is_some() {
-        let floor = store.vault().config().recall.context_min_cosine;
-        for hits in &mut found {
-            hits.retain(|h| {
-                h.parts.bm25.is_some() || h.parts.cosine.is_some_and(|c| f64::from(c) >= floor)
-            });
-        }
-    }
-    let mut found = found.into_iter();
-    let mut next = || found.next().unwrap_or_default();
-    let (facts, working, procedures, mut episodes) = (next(), next(), next(), next());
+    let [facts, working, procedures, mut episodes]: [Vec<Hit>; 4] =
+        found.try_into().expect("one result per section");
     let mut seen: HashSet<String> = HashSet::new();
     let mut fresh = |content: &str| seen.insert(crate::models::rules::norm(content));
     let mut sections: Vec<Section> = Vec::new();
     sections.push(fact_section(&facts, &mut fresh));
     if base.query.is_none() {
-        let summary = latest_summary(store, &scope_filter, session.as_deref(), base)?;
+        let summary = latest_summary(store, &scope_filter, session.as_deref(), base.now)?;
         sections.push(Section {
             name: "last_session",
             heading: "## Last session",
@@ -184,17 +177,13 @@ pub fn build(store: &Store, request: &ContextRequest) -> Result<ContextBlock> {
             .map(|h| format!("- {}\n", flat(&h.doc.content)))
             .collect(),
     });
+    let (name, heading) = match base.query {
+        None => ("tips", "## Tips"),
+        Some(_) => ("procedures", "## Procedures"),
+    };
     sections.push(Section {
-        name: if base.query.is_none() {
-            "tips"
-        } else {
-            "procedures"
-        },
-        heading: if base.query.is_none() {
-            "## Tips"
-        } else {
-            "## Procedures"
-        },
+        name,
+        heading,
         noun: "procedure",
         entries: procedures
             .iter()
@@ -292,12 +281,12 @@ fn latest_summary(
     store: &Store,
     scope_filter: &Filter,
     session: Option<&str>,
-    base: &RecallRequest,
+    now: Timestamp,
 ) -> Result<Option<IndexedDoc>> {
     let filter = Filter {
         kinds: vec![Kind::Episodic],
         tags: vec![SUMMARY_TAG.into()],
-        validity: Validity::CurrentAt(base.now),
+        validity: Validity::CurrentAt(now),
         ..scope_filter.clone()
     };
     if let Some(s) = session {

@@ -57,6 +57,9 @@ pub struct RecallRequest {
     pub now: Timestamp,
     /// Show a statement kept in several tiers once (the most stable tier).
     pub one_per_statement: bool,
+    /// The least cosine for a result that matches no query word; `None`:
+    /// `recall.min_cosine` of the config.
+    pub min_cosine: Option<f64>,
 }
 
 /// The parts of one hit's score.
@@ -206,7 +209,8 @@ pub fn recall(store: &Store, request: &RecallRequest) -> Result<RecallOutcome> {
             parts.vector_rank = Some(*rank);
         }
         parts.success_rate = rates.get(&addr).copied();
-        if parts.bm25.is_none() && parts.cosine.is_none_or(|c| f64::from(c) < cfg.min_cosine) {
+        let min_cosine = request.min_cosine.unwrap_or(cfg.min_cosine);
+        if parts.bm25.is_none() && parts.cosine.is_none_or(|c| f64::from(c) < min_cosine) {
             continue;
         }
         scored.push((addr, score, parts));
@@ -430,9 +434,9 @@ fn vector_candidates(
             .collect()
     };
     // A filter that keeps a small part of the vault (one small tier, one
-    // session) lists its keys and scans only their rows.
-    let matching = store.index().count(filter)?;
-    if matching.saturating_mul(4) < file.len() {
+    // session) lists its keys and scans only their rows; one that names no
+    // part is not counted at all.
+    if filter.names_a_part() && store.index().count(filter)?.saturating_mul(4) < file.len() {
         let live = store.index().vector_keys(filter)?;
         let top = file.top(&vector, limit, |k, c| {
             live.get(&k).is_some_and(|(_, ckey)| *ckey == c)

@@ -10,6 +10,7 @@
 use crate::error::{Error, Result};
 use crate::storage::index::{Filter, IndexedDoc};
 use crate::storage::record::SUMMARY_TAG;
+use crate::storage::store::Store;
 
 /// One message as the OpenAI chat API takes it.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -20,11 +21,7 @@ pub struct Message {
 
 /// The session's messages under `filter` (whose session must be set), oldest
 /// first, with the latest summary first; only the last `last` when given.
-pub fn transcript(
-    store: &crate::storage::store::Store,
-    filter: &Filter,
-    last: Option<usize>,
-) -> Result<Vec<Message>> {
+pub fn transcript(store: &Store, filter: &Filter, last: Option<usize>) -> Result<Vec<Message>> {
     if filter.session.is_none() {
         return Err(Error::Input(
             "--format transcript prints one session: add --session ID".into(),
