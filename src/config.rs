@@ -24,6 +24,11 @@ pub struct Config {
     /// How long a command waits for another process's vault lock, in seconds.
     pub lock_timeout_secs: f64,
     pub git: GitConfig,
+    /// The names each user goes by (`ana: [Ana, Ana Silva]`): a note that
+    /// names the user ("Ana prefers dark mode") is about the user. A user's
+    /// own name (`--user ana`) counts without being listed.
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub users: std::collections::BTreeMap<String, Vec<String>>,
 }
 
 /// Reviewing the vault in git.
@@ -248,11 +253,28 @@ impl Default for Config {
             prune: PruneConfig::default(),
             lock_timeout_secs: 10.0,
             git: GitConfig::default(),
+            users: std::collections::BTreeMap::new(),
         }
     }
 }
 
 impl Config {
+    /// The names `user` goes by, lowercase: the user's own name and those the
+    /// config lists for it.
+    pub fn names_of(&self, user: Option<&str>) -> Vec<String> {
+        let Some(user) = user else {
+            return Vec::new();
+        };
+        let mut names = vec![user.to_lowercase()];
+        for name in self.users.get(user).into_iter().flatten() {
+            let name = name.trim().to_lowercase();
+            if !name.is_empty() && !names.contains(&name) {
+                names.push(name);
+            }
+        }
+        names
+    }
+
     /// Loads the vault's config file (missing: defaults), then applies `ENGRAM_*`
     /// environment variables.
     pub fn load(path: &Path) -> Result<Config> {

@@ -207,6 +207,8 @@ pub enum InputFormat {
     Chat,
     /// One JSON record per line: {"content", "kind"?, "subject"?, ...}.
     Jsonl,
+    /// An agent's notes, one a line: each kept as written, then reconciled.
+    Notes,
 }
 
 #[derive(Debug, Args)]

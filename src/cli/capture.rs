@@ -31,6 +31,22 @@ pub fn run(ctx: &Context, args: CaptureArgs, now: Timestamp) -> anyhow::Result<E
                 ..CaptureItem::default()
             }]
         }
+        // One record per note.
+        InputFormat::Notes => {
+            let items: Vec<CaptureItem> = input
+                .lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .map(|l| CaptureItem {
+                    content: l.to_string(),
+                    ..CaptureItem::default()
+                })
+                .collect();
+            if items.is_empty() {
+                return Err(Error::Input("nothing to capture: the input is empty".into()).into());
+            }
+            items
+        }
     };
     let mut store = ctx.store_for_write()?;
     let lock = store.vault().lock()?;
@@ -196,9 +212,8 @@ fn read_input(ctx: &Context, args: &CaptureArgs) -> Result<String, Error> {
 /// The most input capture reads for these flags, in bytes.
 fn input_limit(args: &CaptureArgs) -> u64 {
     match (args.raw, args.input) {
-        (true, InputFormat::Jsonl | InputFormat::Chat) | (false, InputFormat::Chat) => {
-            capture::MAX_BULK_INPUT_BYTES
-        }
+        (true, InputFormat::Jsonl | InputFormat::Chat | InputFormat::Notes)
+        | (false, InputFormat::Chat) => capture::MAX_BULK_INPUT_BYTES,
         (true, InputFormat::Text) => capture::MAX_RECORD_BYTES,
         (false, _) => capture::MAX_EXTRACT_BYTES,
     }
@@ -276,7 +291,7 @@ fn run_extracting(
     now: Timestamp,
 ) -> anyhow::Result<ExitCode> {
     let texts: Vec<String> = match args.input {
-        InputFormat::Text => vec![input.to_string()],
+        InputFormat::Text | InputFormat::Notes => vec![input.to_string()],
         // The rules read what the user said; the assistant's words (cut to
         // --assistant-chars) are context for a model, not facts about the user.
         InputFormat::Chat => capture::parse_chat(input, Some(args.assistant_chars))?
@@ -320,6 +335,7 @@ fn run_extracting(
         now,
         args.dry_run,
         model.as_ref(),
+        args.input == InputFormat::Notes,
     )?;
     drop(lock);
     if !args.dry_run {

@@ -122,10 +122,7 @@ pub fn value_of(key: &str, content: &str) -> String {
     if let Some(p) = positive(content) {
         return format!("no longer {}", value_of(key, &p));
     }
-    rules::classify(content)
-        .and_then(|(_, a)| a)
-        .filter(|a| a.key == key)
-        .map_or_else(|| rules::norm(content), |a| a.value)
+    rules::attribute_for(content, key).map_or_else(|| rules::norm(content), |a| a.value)
 }
 
 /// The attribute a record states: its `attribute` key with [`value_of`] its

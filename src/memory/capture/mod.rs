@@ -82,7 +82,8 @@ pub struct StatementOutcome {
 
 /// Capture with extraction: observe → reflect → route → tick. The caller holds
 /// the lock and has synced the store. In a dry run nothing is written and the
-/// decisions are made against the vault as it is.
+/// decisions are made against the vault as it is. With `notes`, each line of
+/// a text is an agent's note, kept as written.
 #[allow(clippy::too_many_arguments)]
 pub fn capture_facts(
     store: &mut Store,
@@ -92,9 +93,15 @@ pub fn capture_facts(
     now: Timestamp,
     dry_run: bool,
     model: Option<&ChatModel>,
+    notes: bool,
 ) -> Result<CaptureOutcome> {
     let mut out = CaptureOutcome::default();
     let config = store.vault().config().clone();
+    let user_names = config.names_of(defaults.user.as_deref());
+    let reading = observe::Reading {
+        notes,
+        user_names: &user_names,
+    };
     let session = defaults.session.clone().unwrap_or_else(|| "default".into());
     let scope = Scope {
         user: defaults.user.clone(),
@@ -112,7 +119,7 @@ pub fn capture_facts(
     let mut said: Vec<String> = Vec::new();
     let mut said_changes = Vec::new();
     for text in texts {
-        let read = observe::observe(text, model, now, &mut out.warnings);
+        let read = observe::observe(text, reading, model, now, &mut out.warnings);
         out.skipped.extend(read.skipped);
         if read.facts.is_empty() {
             continue;

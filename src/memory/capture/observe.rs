@@ -11,10 +11,14 @@ use crate::models::rules::{self, Extraction, Fact};
 /// the rules, with a warning, when it fails), else by the rules.
 pub fn observe(
     text: &str,
+    reading: Reading,
     model: Option<&llm::ChatModel>,
     now: Timestamp,
     warnings: &mut Vec<String>,
 ) -> Extraction {
+    if reading.notes {
+        return observe_notes(text, reading.user_names, model, now, warnings);
+    }
     if let Some(model) = model {
         match llm::extract_facts(model, text, None, now) {
             Ok(facts) => {
@@ -62,7 +66,64 @@ pub fn observe(
             Err(e) => warnings.push(format!("{e}; the rule engine extracted the facts instead")),
         }
     }
-    rules::read(text, Some(now))
+    rules::read_as(text, Some(now), reading.user_names)
+}
+
+/// How a text is read.
+#[derive(Debug, Clone, Copy)]
+pub struct Reading<'a> {
+    /// An agent's notes, one a line: kept as written.
+    pub notes: bool,
+    /// The names the user goes by, lowercase.
+    pub user_names: &'a [String],
+}
+
+/// An agent's notes, each kept as written: the rules read who each is about
+/// and what it is a value of; a configured model is asked the same of the
+/// whole note, never to rewrite it.
+fn observe_notes(
+    text: &str,
+    user_names: &[String],
+    model: Option<&llm::ChatModel>,
+    now: Timestamp,
+    warnings: &mut Vec<String>,
+) -> Extraction {
+    let lines: Vec<String> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .map(str::to_string)
+        .collect();
+    let mut read = rules::read_notes(&lines, Some(now), user_names);
+    let Some(model) = model else {
+        return read;
+    };
+    for fact in &mut read.facts {
+        match llm::extract_facts(model, &fact.content, None, now) {
+            Ok(found) => {
+                // The model's reading of the note: its subject and attribute,
+                // never its words.
+                if let Some(f) = found.into_iter().next() {
+                    fact.subject = f.subject;
+                    if let Some(key) = f.attribute {
+                        fact.attribute = Some(rules::Attribute {
+                            value: truth::value_of(&key, &fact.content),
+                            key,
+                        });
+                    }
+                    if fact.when.is_none() {
+                        fact.when = f.date;
+                    }
+                    fact.rule = "model";
+                }
+            }
+            Err(e) => {
+                warnings.push(format!("{e}; the rule engine read the note instead"));
+                break;
+            }
+        }
+    }
+    read
 }
 
 /// `value` as spelled in `list`, else `fallback`.

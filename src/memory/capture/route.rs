@@ -38,7 +38,9 @@ pub fn to_episodic(fact: &Fact, significance: f64, restated: bool) -> bool {
 /// The text an observation leaves in working and episodic memory.
 pub fn shown_text(fact: &Fact) -> String {
     if fact.retraction {
-        crate::memory::truth::negated(&fact.content)
+        fact.said
+            .clone()
+            .unwrap_or_else(|| crate::memory::truth::negated(&fact.content))
     } else {
         fact.content.clone()
     }
