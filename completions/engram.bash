@@ -187,7 +187,7 @@ _engram() {
                     return 0
                     ;;
                 --input)
-                    COMPREPLY=($(compgen -W "text chat jsonl" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text chat jsonl notes" -- "${cur}"))
                     return 0
                     ;;
                 --user)

@@ -65,7 +65,8 @@ complete -c engram -n "__fish_engram_using_subcommand init" -s V -l version -d '
 complete -c engram -n "__fish_engram_using_subcommand capture" -l file -d 'Read the input from FILE (`-` for standard input)' -r -F
 complete -c engram -n "__fish_engram_using_subcommand capture" -l input -d 'How to read the input' -r -f -a "text\t'Prose'
 chat\t'A JSON array of {role, content} messages (the OpenAI shape)'
-jsonl\t'One JSON record per line: {"content", "kind"?, "subject"?, ...}'"
+jsonl\t'One JSON record per line: {"content", "kind"?, "subject"?, ...}'
+notes\t'An agent\'s notes, one a line: each kept as written, then reconciled'"
 complete -c engram -n "__fish_engram_using_subcommand capture" -l user -d 'Whose memory this is: records get `user: NAME`, and recall, consolidate and prune keep one user\'s records apart from another\'s' -r
 complete -c engram -n "__fish_engram_using_subcommand capture" -l agent -d 'The agent that captures: records get `agent: NAME` (recall --agent filters on it)' -r
 complete -c engram -n "__fish_engram_using_subcommand capture" -l session -d 'The conversation this comes from: working memory is kept per session, and consolidate turns a session\'s episodes into facts' -r
@@ -91,7 +92,8 @@ complete -c engram -n "__fish_engram_using_subcommand capture" -s V -l version -
 complete -c engram -n "__fish_engram_using_subcommand remember" -l file -d 'Read the input from FILE (`-` for standard input)' -r -F
 complete -c engram -n "__fish_engram_using_subcommand remember" -l input -d 'How to read the input' -r -f -a "text\t'Prose'
 chat\t'A JSON array of {role, content} messages (the OpenAI shape)'
-jsonl\t'One JSON record per line: {"content", "kind"?, "subject"?, ...}'"
+jsonl\t'One JSON record per line: {"content", "kind"?, "subject"?, ...}'
+notes\t'An agent\'s notes, one a line: each kept as written, then reconciled'"
 complete -c engram -n "__fish_engram_using_subcommand remember" -l user -d 'Whose memory this is: records get `user: NAME`, and recall, consolidate and prune keep one user\'s records apart from another\'s' -r
 complete -c engram -n "__fish_engram_using_subcommand remember" -l agent -d 'The agent that captures: records get `agent: NAME` (recall --agent filters on it)' -r
 complete -c engram -n "__fish_engram_using_subcommand remember" -l session -d 'The conversation this comes from: working memory is kept per session, and consolidate turns a session\'s episodes into facts' -r

@@ -430,11 +430,9 @@ fn matches_at(toks: &[Tok], at: usize, cue: &Cue) -> Option<(usize, Option<(usiz
 /// a preference only when nothing else is named, else a thing of the
 /// subject's that is something ("my car is a Tesla": `own:car`).
 pub fn read(text: &str) -> Option<Reading> {
-    let all = read_all(text);
-    all.iter()
-        .find(|r| !r.key.starts_with("preference:"))
-        .or(all.first())
-        .cloned()
+    read_all(text)
+        .into_iter()
+        .next()
         .or_else(|| owned_thing(&tokens(text)))
 }
 
@@ -483,6 +481,19 @@ fn owned_thing(toks: &[Tok]) -> Option<Reading> {
 /// The reading of `key` in the statement, if it states that attribute.
 pub fn read_key(text: &str, key: &str) -> Option<Reading> {
     read_all(text).into_iter().find(|r| r.key == key)
+}
+
+/// The readings that start at `from` or later, other than preferences.
+fn read_all_from(toks: &[Tok], from: usize) -> impl Iterator<Item = ()> + '_ {
+    (from..toks.len()).flat_map(move |at| {
+        cues().iter().filter_map(move |cue| {
+            if matches!(cue.how, How::Likes | How::Dislikes) {
+                return None;
+            }
+            let (end, _) = matches_at(toks, at, cue)?;
+            reading(toks, at, end, cue).map(|_| ())
+        })
+    })
 }
 
 /// Every attribute the words name, in the order they are said.
@@ -708,6 +719,10 @@ fn relation_before(toks: &[Tok], at: usize) -> bool {
 
 fn reading(toks: &[Tok], at: usize, end: usize, cue: &Cue) -> Option<Reading> {
     let (not_yet, negated) = context(toks, at);
+    // "is not allergic to": a negation inside the cue.
+    let negated = negated
+        || (!matches!(cue.how, How::Likes | How::Dislikes)
+            && toks[at..end].iter().any(|t| NEGATIONS.contains(&t.low.as_str())));
     if not_yet || (cue.how != How::Name && relation_before(toks, at)) {
         return None;
     }
@@ -872,6 +887,14 @@ fn reading(toks: &[Tok], at: usize, end: usize, cue: &Cue) -> Option<Reading> {
         }
         How::Likes | How::Dislikes => {
             let object = phrase_after(toks, end);
+            // "loves living in Lisbon": the value is where they live.
+            if object
+                .first()
+                .is_some_and(|t| t.form == Some(VerbForm::Participle) && t.lemma != t.low)
+                && read_all_from(toks, end).next().is_some()
+            {
+                return None;
+            }
             let head: Vec<&Tok> = object
                 .iter()
                 .filter(|t| !DETERMINERS.contains(&t.low.as_str()))

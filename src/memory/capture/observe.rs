@@ -37,12 +37,16 @@ pub fn observe(
                         };
                         // The model's attribute names the slot, else the rules
                         // read one from the text.
-                        let attribute = match f.attribute {
-                            Some(key) => Some(rules::Attribute {
+                        // What the lexicon reads in the words comes first, so
+                        // that a model's fact and a rule's fact of one slot
+                        // share its key; else the model's attribute names it.
+                        let attribute = match (rules::attribute_of_text(&content), f.attribute) {
+                            (Some(a), _) => Some(a),
+                            (None, Some(key)) => Some(rules::Attribute {
                                 value: truth::value_of(&key, &content),
                                 key,
                             }),
-                            None => rules::classify(&content).and_then(|(_, a)| a),
+                            (None, None) => None,
                         };
                         Fact {
                             attribute,
@@ -114,7 +118,6 @@ fn observe_notes(
                     if fact.when.is_none() {
                         fact.when = f.date;
                     }
-                    fact.rule = "model";
                 }
             }
             Err(e) => {

@@ -25,7 +25,8 @@ pub fn is_lasting(durability: &str) -> bool {
 
 /// Whether a fact is reconciled into semantic memory.
 pub fn to_semantic(fact: &Fact) -> bool {
-    is_lasting(fact.durability) && STABLE.contains(&fact.category)
+    // An agent's note is a fact it chose to keep, whatever its tense.
+    is_lasting(fact.durability) && (STABLE.contains(&fact.category) || fact.rule == "note")
 }
 
 /// Whether a fact becomes an episode: significant and lasting, or an event,

@@ -196,12 +196,11 @@ fn prune_scope(
             .chain(losers.iter().copied())
             .collect();
         in_order.sort_by(|a, b| a.created.cmp(&b.created).then(a.id.cmp(&b.id)));
-        let merged = in_order
-            .iter()
-            .skip(1)
-            .fold(in_order[0].content.clone(), |acc, d| {
-                merge_text(&acc, &d.content)
-            });
+        // The words of the best-supported statement, never a concatenation
+        // of several: a merge of statements that differ would say what
+        // nobody said. A survivor that only restates keeps its words.
+        let merged = survivor.content.clone();
+        let _ = &in_order;
         let mut survivor_link = crate::storage::naming::wikilink(&survivor.path);
         let mut paths = Vec::new();
         let survivor_id = if merged != survivor.content && !is_protected(survivor) {
@@ -343,6 +342,16 @@ fn prune_scope(
     Ok((actions, warnings))
 }
 
+/// Whether a statement opens with a name or "The user": its first two words
+/// are its subject, not what it says.
+fn opens_with_a_name(text: &str) -> bool {
+    let first = text.split_whitespace().next().unwrap_or("");
+    first == "The"
+        || first.starts_with("User")
+        || (first.chars().next().is_some_and(char::is_uppercase)
+            && crate::models::lexicon::verb(first).is_none())
+}
+
 /// Groups of near-duplicate facts (indexes into `facts`), with the reason.
 fn merges_by_rules(
     store: &Store,
@@ -381,6 +390,10 @@ fn merges_by_rules(
             let attr = |c: &str| rules::classify(c).and_then(|(_, a)| a);
             let conflicting = matches!((attr(a), attr(b)), (Some(x), Some(y)) if x.key == y.key && x.value != y.value && !x.key.starts_with("my:"));
             let sim = similarity(i, j);
+            // Notes that open with the same subject ("John is …", "The user
+            // likes …") say different things: only the words after the
+            // subject count as the same start.
+            let same_start = same_start && !opens_with_a_name(a);
             if !conflicting && (sim >= threshold || (same_start && sim >= threshold - 0.3)) {
                 group.push(j);
                 used[j] = true;
