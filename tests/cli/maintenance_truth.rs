@@ -290,7 +290,7 @@ fn consolidation_never_brings_back_a_superseded_employer() {
         .ok();
     assert_eq!(
         facts_of(&env, 4, None),
-        vec!["Works at Vandelay Industries"]
+        vec!["Joined Vandelay Industries"]
     );
 
     let actions = run(&env, 5, &["consolidate", "--force"]);
@@ -299,7 +299,7 @@ fn consolidation_never_brings_back_a_superseded_employer() {
     assert!(named(&actions, "update").is_empty(), "{actions:?}");
     assert_eq!(
         facts_of(&env, 5, None),
-        vec!["Works at Vandelay Industries"]
+        vec!["Joined Vandelay Industries"]
     );
     let acme = env.recall("Acme", &["--kind", "semantic", "--include-superseded"]);
     assert_eq!(acme.len(), 1, "{acme:?}");
@@ -473,7 +473,7 @@ fn a_model_cannot_end_a_fact_with_older_evidence() {
         "Started eating meat again",
         &[],
     );
-    let stripe = fact(&env, 3, Some("carol"), "Works at Stripe as an SRE");
+    let stripe = fact(&env, 3, Some("carol"), "Just joined Stripe as an SRE");
     // The model pins the old, unrelated episode on the newer fact.
     let invalidate = json!({"actions": [{"action": "invalidate", "fact": 1, "episodes": [1], "reason": "changed"}]});
     let actions = consolidate_with_model(&env, 4, "carol", invalidate.clone());
@@ -524,7 +524,7 @@ fn a_model_cannot_bring_back_a_superseded_value() {
     assert!(named(&actions, "new").is_empty(), "{actions:?}");
     assert_eq!(
         facts_of(&env, 4, Some("carol")),
-        vec!["Works at Vandelay Industries"]
+        vec!["Joined Vandelay Industries"]
     );
 }
 
