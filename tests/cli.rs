@@ -35,6 +35,8 @@ mod maintenance;
 mod maintenance_truth;
 #[path = "cli/mcp.rs"]
 mod mcp;
+#[path = "cli/notes.rs"]
+mod notes;
 #[path = "cli/obsidian.rs"]
 mod obsidian;
 #[path = "cli/progress.rs"]

@@ -102,6 +102,30 @@ async def session_checks(vault, home):
             check("get in another user's scope is refused", err and "helix" not in text, text)
             err, _, text = await call("get", {"key": "pager"})
             check("a key never set is a tool error", err and "never set" in text, text)
+            # An agent's notes, kept as written, changes in ordinary words superseding.
+            notes = ["The user is vegetarian and lives in Porto.", "User's partner Marco is a chef.",
+                     "Ana prefers dark mode in every editor.", "Remember that the deploy key rotates monthly.",
+                     "Thanks!"]
+            err, out, text = await call("remember", {"facts": notes})
+            kept = {m["content"] for m in (out or {}).get("mutations", []) if m.get("kind") == "semantic"}
+            check("remember facts keeps each note in its words",
+                  not err and {"The user is vegetarian.", "The user lives in Porto.",
+                               "User's partner Marco is a chef.", "Ana prefers dark mode in every editor.",
+                               "The deploy key rotates monthly."} <= kept, text)
+            check("remember facts says why small talk is skipped",
+                  any(x["why"] == "greeting or reaction" for x in out.get("skipped", [])), text)
+            err, out, text = await call("remember", {"facts": ["The user moved to Braga."]})
+            check("the move is an UPDATE", not err and any(
+                m["op"] == "UPDATE" for m in out["mutations"]), text)
+            err, out, text = await call("recall", {"query": "where does the user live"})
+            live = sorted({r["content"] for r in (out or {}).get("results", [])
+                           if "Porto" in r["content"] or "Braga" in r["content"]})
+            check("a move in a note supersedes where the user lives", live == ["The user moved to Braga."], live)
+            err, out, text = await call("recall", {"query": "what does Marco do"})
+            check("a named person's note is found by the name",
+                  not err and out["results"] and "Marco" in out["results"][0]["content"], text)
+            err, _, text = await call("remember", {"facts": ["x"], "text": "y"})
+            check("facts with text is a tool error", err and "facts" in text, text)
             err, _, text = await call("context", {"budget": 100})
             check("context is a block within its budget", not err and len(text) <= 400
                   and "tokens" in text, text)

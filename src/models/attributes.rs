@@ -722,7 +722,9 @@ fn reading(toks: &[Tok], at: usize, end: usize, cue: &Cue) -> Option<Reading> {
     // "is not allergic to": a negation inside the cue.
     let negated = negated
         || (!matches!(cue.how, How::Likes | How::Dislikes)
-            && toks[at..end].iter().any(|t| NEGATIONS.contains(&t.low.as_str())));
+            && toks[at..end]
+                .iter()
+                .any(|t| NEGATIONS.contains(&t.low.as_str())));
     if not_yet || (cue.how != How::Name && relation_before(toks, at)) {
         return None;
     }

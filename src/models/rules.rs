@@ -2066,7 +2066,7 @@ fn in_other_words(clause: &str) -> Result<Draft, &'static str> {
 fn strip_aside(text: &str) -> String {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
-        Regex::new(r"(?i)(?:,?\s+(?:fyi|just fyi|lol|lmao|haha+|hehe+|btw|though|tbh|imo|honestly|right|you know|just so you know|i guess|for sure|anyway|as well|ugh+|night|good ?night|bye|cheers|ttyl))+\s*$")
+        Regex::new(r"(?i)(?:,?\s+(?:fyi|just fyi|lol|lmao|haha+|hehe+|btw|though|tbh|imo|honestly|right|you know|just so you know|i guess|for sure|anyway|as well|ugh+|good ?night|bye|cheers|ttyl))+\s*$")
             .expect("valid regex")
     })
     .replace(text, "")

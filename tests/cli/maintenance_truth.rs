@@ -288,19 +288,13 @@ fn consolidation_never_brings_back_a_superseded_employer() {
             "I joined Vandelay Industries.",
         ])
         .ok();
-    assert_eq!(
-        facts_of(&env, 4, None),
-        vec!["Joined Vandelay Industries"]
-    );
+    assert_eq!(facts_of(&env, 4, None), vec!["Joined Vandelay Industries"]);
 
     let actions = run(&env, 5, &["consolidate", "--force"]);
 
     assert!(named(&actions, "new").is_empty(), "{actions:?}");
     assert!(named(&actions, "update").is_empty(), "{actions:?}");
-    assert_eq!(
-        facts_of(&env, 5, None),
-        vec!["Joined Vandelay Industries"]
-    );
+    assert_eq!(facts_of(&env, 5, None), vec!["Joined Vandelay Industries"]);
     let acme = env.recall("Acme", &["--kind", "semantic", "--include-superseded"]);
     assert_eq!(acme.len(), 1, "{acme:?}");
     assert_eq!(acme[0]["status"], "superseded");

@@ -44,7 +44,10 @@ fn a_fact_is_found_by_the_words_of_its_kind() {
     let found = env.recall_contents("what is the user's occupation", &["--mode", "hybrid"]);
     // The cousin's note names "the user's" too; the occupation is still in
     // the first two.
-    assert!(rank(&found, "architect").is_some_and(|r| r <= 1), "{found:?}");
+    assert!(
+        rank(&found, "architect").is_some_and(|r| r <= 1),
+        "{found:?}"
+    );
     let found = env.recall_contents("what does Lea do for a living", &["--mode", "hybrid"]);
     assert!(rank(&found, "pilot").is_some_and(|r| r <= 1), "{found:?}");
     let found = env.recall_contents("where is my home", &["--mode", "hybrid"]);

@@ -125,7 +125,10 @@ fn a_move_supersedes_where_someone_lives() {
         update["reason"].as_str().unwrap().contains("residence"),
         "{update}"
     );
-    assert_eq!(c.facts("user"), vec!["The user and others just moved to Lisbon"]);
+    assert_eq!(
+        c.facts("user"),
+        vec!["The user and others just moved to Lisbon"]
+    );
     // The old record is superseded, not deleted, and links to its successor.
     let old = c.env.read(update["previous"]["path"].as_str().unwrap());
     let (fm, _) = frontmatter(&old);
@@ -146,7 +149,10 @@ fn a_move_supersedes_where_someone_lives() {
     );
     assert_eq!(contents(&then), vec!["Lives in Berlin"]);
     let now = c.env.recall("lives", &["--kind", "semantic"]);
-    assert_eq!(contents(&now), vec!["The user and others just moved to Lisbon"]);
+    assert_eq!(
+        contents(&now),
+        vec!["The user and others just moved to Lisbon"]
+    );
 }
 
 #[test]
@@ -154,7 +160,10 @@ fn relocating_phrased_differently_also_supersedes() {
     let mut c = Conversation::new();
     c.say("These days I'm based in Toronto");
     c.say("I relocated to Vancouver for the new job");
-    assert_eq!(c.facts("user"), vec!["Relocated to Vancouver for the new job"]);
+    assert_eq!(
+        c.facts("user"),
+        vec!["Relocated to Vancouver for the new job"]
+    );
 }
 
 #[test]
@@ -209,7 +218,10 @@ fn a_favourite_changes() {
     let mut c = Conversation::new();
     c.say("My favourite colour is blue");
     c.say("My favourite colour is green these days");
-    assert_eq!(c.facts("user"), vec!["The user's favourite colour is green these days"]);
+    assert_eq!(
+        c.facts("user"),
+        vec!["The user's favourite colour is green these days"]
+    );
 }
 
 // ---- Retractions invalidate ----
@@ -370,7 +382,10 @@ fn a_spouse_is_a_person_of_their_own() {
     c.say("My wife Jennifer is a doctor.");
     // The speaker's own people are the speaker's: one statement in their
     // words, found by the name.
-    assert_eq!(c.facts("user"), vec!["The user's wife Jennifer is a doctor"]);
+    assert_eq!(
+        c.facts("user"),
+        vec!["The user's wife Jennifer is a doctor"]
+    );
     let found = c.env.recall("Jennifer", &[]);
     assert!(contents(&found).iter().any(|t| t.contains("Jennifer")));
 }
@@ -381,7 +396,10 @@ fn a_brother_who_moves_is_updated_under_his_name() {
     c.say("I live in Berlin.");
     c.say("My brother Tom lives in Paris.");
     c.say("Tom moved to Rome last month.");
-    assert_eq!(c.facts("tom"), vec!["Tom moved to Rome last month (2026-09)."]);
+    assert_eq!(
+        c.facts("tom"),
+        vec!["Tom moved to Rome last month (2026-09)."]
+    );
     assert_eq!(
         c.facts("user"),
         vec!["Lives in Berlin", "The user's brother Tom lives in Paris"]
@@ -405,7 +423,8 @@ fn a_colleague_named_in_passing() {
     c.say("Sarah, my coworker, is moving to Denver.");
     let kept = c.facts("user");
     assert!(
-        kept.iter().any(|t| t.contains("Sarah") && t.contains("Denver")),
+        kept.iter()
+            .any(|t| t.contains("Sarah") && t.contains("Denver")),
         "{kept:?}"
     );
 }

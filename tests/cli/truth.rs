@@ -40,19 +40,25 @@ impl Chat {
 
     /// `user` says `text` in session `session`; the JSON outcome.
     pub(crate) fn say(&mut self, user: &str, session: &str, text: &str) -> Value {
+        self.say_with(user, session, text, &[])
+    }
+
+    /// [`Chat::say`] with more capture flags.
+    pub(crate) fn say_with(
+        &mut self,
+        user: &str,
+        session: &str,
+        text: &str,
+        flags: &[&str],
+    ) -> Value {
         self.day += 1;
+        let mut args = vec!["--json", "capture", "--user", user, "--session", session];
+        args.extend_from_slice(flags);
+        args.push(text);
         self.env
             .engram()
             .env("ENGRAM_NOW", self.now())
-            .args([
-                "--json",
-                "capture",
-                "--user",
-                user,
-                "--session",
-                session,
-                text,
-            ])
+            .args(args)
             .ok()
             .json()
     }
@@ -472,7 +478,10 @@ fn two_users_talking_in_one_vault_keep_their_own_truths() {
     );
     // Kai's changes ended nothing of Lena's.
     let lena = c.recall("lena", "lives favourite food", &["--kind", "semantic"]);
-    assert!(lena.iter().any(|t| t.starts_with("Lives in Hamburg")), "{lena:?}");
+    assert!(
+        lena.iter().any(|t| t.starts_with("Lives in Hamburg")),
+        "{lena:?}"
+    );
     assert!(
         lena.contains(&"The user's favourite food is ramen".to_string()),
         "{lena:?}"

@@ -43,6 +43,12 @@ pub struct RememberInput {
     /// OpenAI shape). Facts are extracted from what the user said unless
     /// `raw`, which keeps every message as one record. Give this or `text`.
     pub messages: Option<Vec<ChatMessage>>,
+    /// Notes to remember, each kept as written and reconciled with what is
+    /// known: one fact a sentence, in the third person, with names and dates
+    /// ("The user is vegetarian.", "User's partner Marco is a chef.",
+    /// "Caroline joined a choir on 2023-05-02."). Give this, `text` or
+    /// `messages`.
+    pub facts: Option<Vec<String>>,
     /// Store as given, one record per text or message, without extraction.
     pub raw: bool,
     /// Whose memory this is (records get `user`); the server's user when it
@@ -144,8 +150,10 @@ pub fn all() -> Vec<Tool> {
     vec![
         tool::<RememberInput>(
             "remember",
-            "Remember something (engram capture). Give `text` (prose) or `messages` (a \
-             conversation). Facts are extracted and reconciled with what is known: a new \
+            "Remember something (engram capture). Give `facts` (notes you wrote: one fact a \
+             sentence, third person, names and dates, e.g. \"The user is vegetarian.\", \
+             \"User's partner Marco is a chef.\"; each is kept as written), `text` (prose \
+             or speech) or `messages` (a conversation). Each is reconciled with what is known: a new \
              fact is added, a changed one supersedes the old (which is kept, ended), a \
              restated one is reinforced. `raw` stores the input as given instead. Returns \
              the changes: {mutations, ended, evicted, maintenance, said, skipped, dry_run}.",
@@ -316,22 +324,34 @@ fn remember(
     mut input: RememberInput,
 ) -> Result<CallToolResult, ToolError> {
     scope.narrow(&mut input.user, &mut input.agent)?;
-    let (text, format) = match (input.text, input.messages) {
-        (Some(_), Some(_)) => {
-            return Err("remember: give `text` or `messages`, not both".into());
+    let (text, format) = match (input.text, input.messages, input.facts) {
+        (Some(_), Some(_), _) | (Some(_), _, Some(_)) | (_, Some(_), Some(_)) => {
+            return Err("remember: give one of `facts`, `text` or `messages`".into());
         }
-        (Some(text), None) => (text, InputFormat::Text),
-        (None, Some(messages)) => {
+        (None, None, Some(facts)) => {
+            // One note a line: a line break inside a note is a space.
+            let notes: Vec<String> = facts
+                .iter()
+                .map(|f| f.split_whitespace().collect::<Vec<_>>().join(" "))
+                .filter(|f| !f.is_empty())
+                .collect();
+            if notes.is_empty() {
+                return Err("remember: `facts` is empty; give at least one note".into());
+            }
+            (notes.join("\n"), InputFormat::Notes)
+        }
+        (Some(text), None, None) => (text, InputFormat::Text),
+        (None, Some(messages), None) => {
             if messages.is_empty() {
                 return Err("remember: `messages` is empty; give at least one message".into());
             }
             let json = serde_json::to_string(&messages).expect("messages serialise");
             (json, InputFormat::Chat)
         }
-        (None, None) => {
+        (None, None, None) => {
             return Err(
-                "remember: nothing to remember; give `text` (prose) or `messages` \
-                 ([{role, content}, ...])"
+                "remember: nothing to remember; give `facts` (notes), `text` (prose) or \
+                 `messages` ([{role, content}, ...])"
                     .into(),
             );
         }
