@@ -1281,15 +1281,9 @@ fn relation_name(relation: &str) -> String {
 /// A subject name as the SPEC writes it: a lowercase first name for a person, a
 /// hyphenated lowercase name for an organisation.
 pub fn subject_name(name: &str) -> String {
-    let words: Vec<String> = name
-        .split(|c: char| !(c.is_alphanumeric() || c == '-'))
-        .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
-        .collect();
-    if words.len() > 1 {
-        words.join("-")
-    } else {
-        words.first().cloned().unwrap_or_else(|| "user".into())
+    match notes::subject_of(name) {
+        n if n.is_empty() => "user".into(),
+        n => n,
     }
 }
 
@@ -1399,19 +1393,21 @@ fn without_filler(sentence: &str) -> String {
     out.trim().trim_start_matches([',', ' ']).trim().to_string()
 }
 
+/// Words of time that say when, not what.
+const WHEN: [&str; 8] = [
+    "today",
+    "tonight",
+    "yesterday",
+    "lately",
+    "now",
+    "right",
+    "again",
+    "still",
+];
+
 /// Whether a statement says no more than one thing and a judgement of it:
 /// "The weather is nice today", "That was fun".
 fn says_little(text: &str) -> bool {
-    const WHEN: [&str; 8] = [
-        "today",
-        "tonight",
-        "yesterday",
-        "lately",
-        "now",
-        "right",
-        "again",
-        "still",
-    ];
     words_of(&text.to_lowercase())
         .filter(|w| {
             !FUNCTION_WORDS.contains(w)
@@ -1830,16 +1826,6 @@ const EVALUATIVE: &[&str] = &[
 /// Whether every content word of a clause only judges or reacts.
 fn evaluation_only(clause: &str) -> bool {
     let lower = clause.to_lowercase();
-    const WHEN: [&str; 8] = [
-        "today",
-        "tonight",
-        "yesterday",
-        "lately",
-        "now",
-        "right",
-        "again",
-        "still",
-    ];
     words_of(&lower)
         .filter(|w| !FUNCTION_WORDS.contains(w) && !WHEN.contains(w))
         .all(|w| EVALUATIVE.contains(&w))
